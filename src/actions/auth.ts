@@ -1,0 +1,44 @@
+import { realmOf, type App } from "../app";
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../domain/version";
+import { ZulipError } from "../errors";
+import { findUserByEmail } from "../store/users";
+
+const authFailed = () => new ZulipError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
+
+/** POST /fetch_api_key: email + password → API key, with Zulip's specific failure codes. */
+export async function fetchApiKey(app: App, username: string, password: string) {
+  const realm = realmOf(app);
+  const user = await findUserByEmail(app.db, realm.id, username.trim());
+  // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
+  const hash = user?.password_hash ?? DUMMY_HASH;
+  const ok = password.length > 0 && (await Bun.password.verify(password, hash).catch(() => false));
+  if (!user || !user.password_hash || !ok) throw authFailed();
+  if (realm.deactivated) throw new ZulipError("REALM_DEACTIVATED", "This organization has been deactivated", 401);
+  if (!user.is_active) throw new ZulipError("USER_DEACTIVATED", "Account is deactivated", 401);
+  return { api_key: user.api_key, email: user.email, user_id: user.id };
+}
+
+const DUMMY_HASH = await Bun.password.hash("parley-dummy-password", { algorithm: "argon2id" });
+
+/** GET /server_settings: what a client asks before logging in. */
+export function serverSettings(app: App) {
+  const realm = app.realm;
+  const url = app.config.server.external_url;
+  return {
+    authentication_methods: { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, "openid connect": false },
+    external_authentication_methods: [],
+    zulip_version: ZULIP_VERSION,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    push_notifications_enabled: Boolean(app.config.push.relay_url),
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    realm_url: url,
+    realm_uri: url,
+    realm_name: realm?.name ?? "",
+    realm_icon: "/static/images/logo/zulip-icon-128x128.png",
+    realm_description: realm?.description ?? "",
+    realm_web_public_access_enabled: Boolean(realm?.settings.enable_spectator_access),
+  };
+}

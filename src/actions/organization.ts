@@ -1,0 +1,44 @@
+import { nowSecs, reloadGroups, reloadRealm, type App } from "../app";
+import { REALM_GROUP_SETTING_DEFAULTS } from "../domain/realm-settings";
+import { NOBODY_GROUP, ROLE, SYSTEM_GROUPS } from "../domain/roles";
+import { badRequest } from "../errors";
+import { addSubgroups, insertGroup } from "../store/groups";
+import { insertRealm, updateRealm } from "../store/realm";
+import { createUser, type CreatedUser } from "./users";
+
+export interface NewOrganization {
+  name: string;
+  description?: string;
+  ownerEmail: string;
+  ownerFullName: string;
+  ownerPassword: string | null;
+}
+
+/** Creates the organization, its system groups and its owner (who may create users). */
+export async function createOrganization(app: App, input: NewOrganization): Promise<CreatedUser> {
+  if (app.realm) throw badRequest("The organization already exists");
+  if (!input.name.trim()) throw badRequest("Organization name can't be empty");
+  const now = nowSecs(app);
+  await app.db.tx(async (sql) => {
+    const realmId = await insertRealm(sql, { name: input.name.trim(), description: input.description ?? "", dateCreated: now });
+    const ids = new Map<string, number>();
+    for (const g of [...SYSTEM_GROUPS, NOBODY_GROUP]) {
+      ids.set(g.name, await insertGroup(sql, { realmId, name: g.name, description: g.description, isSystem: true, dateCreated: now }));
+    }
+    // Each system group contains the next narrower one: internet ⊃ everyone ⊃ members ⊃ ... ⊃ owners.
+    for (let i = 0; i + 1 < SYSTEM_GROUPS.length; i++) {
+      await addSubgroups(sql, ids.get(SYSTEM_GROUPS[i]!.name)!, [ids.get(SYSTEM_GROUPS[i + 1]!.name)!]);
+    }
+    const settings = Object.fromEntries(Object.entries(REALM_GROUP_SETTING_DEFAULTS).map(([k, g]) => [k, ids.get(g)!]));
+    await updateRealm(sql, realmId, { settings: JSON.stringify(settings) });
+  });
+  await reloadRealm(app);
+  await reloadGroups(app);
+  return createUser(app, null, {
+    email: input.ownerEmail,
+    fullName: input.ownerFullName,
+    password: input.ownerPassword,
+    role: ROLE.owner,
+    canCreateUsers: true,
+  });
+}

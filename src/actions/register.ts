@@ -1,0 +1,45 @@
+import type { App } from "../app";
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../domain/version";
+import { MAX_QUEUE_LIFESPAN_SECS } from "../events/hub";
+import type { UserRow } from "../store/users";
+import { STATE_FETCHERS, type StateOptions } from "./state";
+
+export interface RegisterInput extends StateOptions {
+  eventTypes: string[] | null;
+  fetchEventTypes: string[] | null;
+  narrow: [string, string][];
+  queueLifespanSecs: number;
+  clientName: string;
+}
+
+/**
+ * POST /register: the queue is created first, then the initial state is read, so an event that
+ * happens in between is in the queue rather than lost (the client applies it on top).
+ */
+export async function registerQueue(app: App, me: UserRow, input: RegisterInput) {
+  const queue = app.events.register({
+    userId: me.id,
+    eventTypes: input.eventTypes,
+    applyMarkdown: input.applyMarkdown,
+    clientGravatar: input.clientGravatar,
+    allPublicStreams: input.allPublicStreams,
+    narrow: input.narrow,
+    capabilities: input.clientCapabilities,
+    lifespanSecs: Math.min(input.queueLifespanSecs, MAX_QUEUE_LIFESPAN_SECS),
+    clientName: input.clientName,
+  });
+  const wanted = input.fetchEventTypes ?? input.eventTypes;
+  const state: Record<string, unknown> = {};
+  for (const [type, fetch] of Object.entries(STATE_FETCHERS)) {
+    if (wanted && !wanted.includes(type)) continue;
+    Object.assign(state, await fetch(app, me, input));
+  }
+  return {
+    queue_id: queue.id,
+    last_event_id: -1,
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    ...state,
+  };
+}

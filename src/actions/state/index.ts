@@ -1,0 +1,24 @@
+import type { App } from "../../app";
+import type { UserRow } from "../../store/users";
+import { realmState } from "./realm";
+import { realmUserState } from "./realm-user";
+
+export interface StateOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allPublicStreams: boolean;
+  includeSubscribers: boolean;
+  slimPresence: boolean;
+  clientCapabilities: Record<string, boolean>;
+}
+
+export type StateFetcher = (app: App, me: UserRow, opts: StateOptions) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+/**
+ * Initial state for /register, keyed by the event type that asks for it (fetch_event_types).
+ * Each area adds its fetcher here.
+ */
+export const STATE_FETCHERS: Record<string, StateFetcher> = {
+  realm: realmState,
+  realm_user: realmUserState,
+};

@@ -1,0 +1,67 @@
+import { realmOf, type App } from "../../app";
+import { ZULIP_FEATURE_LEVEL } from "../../domain/version";
+import type { UserRow } from "../../store/users";
+
+/** `realm` initial state: every realm_* setting, the server limits and constants. */
+export function realmState(app: App, _me: UserRow) {
+  const realm = realmOf(app);
+  const limits = app.config.limits;
+  const settings: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(realm.settings)) settings[`realm_${k}`] = v;
+  const url = app.config.server.external_url;
+  return {
+    ...settings,
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_date_created: Math.floor(realm.date_created),
+    realm_url: url,
+    realm_uri: url,
+    realm_icon_url: "",
+    realm_is_zephyr_mirror_realm: false,
+    realm_push_notifications_enabled: Boolean(app.config.push.relay_url),
+    realm_push_notifications_enabled_end_timestamp: null,
+    realm_available_video_chat_providers: {},
+    realm_authentication_methods: { Email: { enabled: true, available: true } },
+    max_message_length: limits.max_message_length,
+    max_topic_length: limits.max_topic_length,
+    max_stream_name_length: limits.max_stream_name_length,
+    max_stream_description_length: limits.max_stream_description_length,
+    max_file_upload_size_mib: limits.max_file_upload_size_mib,
+    max_avatar_file_size_mib: 5,
+    max_icon_file_size_mib: 5,
+    max_logo_file_size_mib: 5,
+    max_bot_name_length: 100,
+    max_user_name_length: 100,
+    max_user_group_name_length: 100,
+    max_channel_folder_name_length: 60,
+    max_channel_folder_description_length: 1024,
+    event_queue_longpoll_timeout_seconds: 90,
+    server_presence_ping_interval_seconds: 60,
+    server_presence_offline_threshold_seconds: 140,
+    server_typing_started_expiry_period_milliseconds: 45000,
+    server_typing_stopped_wait_period_milliseconds: 12000,
+    server_typing_started_wait_period_milliseconds: 10000,
+    server_web_public_streams_enabled: true,
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_needs_upgrade: false,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: false,
+    server_emoji_data_url: "",
+    server_jitsi_server_url: null,
+    server_can_summarize_topics: false,
+    server_min_deactivated_realm_deletion_days: null,
+    server_max_deactivated_realm_deletion_days: null,
+    server_supported_permission_settings: {},
+    server_timestamp: app.clock.now() / 1000,
+    password_min_length: 6,
+    password_max_length: 100,
+    password_min_guesses: 0,
+    zulip_plan_is_not_limited: true,
+    upgrade_text_for_wide_organization_logo: "",
+    realm_upload_quota_mib: realm.settings.upload_quota_mib,
+    development_environment: false,
+    demo_organization_scheduled_deletion_date: undefined,
+    zulip_feature_level_server: ZULIP_FEATURE_LEVEL,
+  };
+}

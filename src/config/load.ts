@@ -1,0 +1,82 @@
+import { Value } from "@sinclair/typebox/value";
+import { isAbsolute, join, resolve } from "node:path";
+import { ConfigSchema, type Config } from "./schema";
+
+/** A config problem: exits with code 2 and names the key. */
+export class ConfigError extends Error {}
+
+export interface Overrides {
+  config?: string;
+  dataDir?: string;
+  host?: string;
+  port?: number;
+}
+
+/** Reads the TOML file (if any), applies defaults, then env (PARLEY_*), then flags. */
+export function loadConfig(flags: Overrides = {}, env: Record<string, string | undefined> = process.env): Config {
+  const file = flags.config ?? env.PARLEY_CONFIG;
+  const raw = file ? readToml(file) : {};
+  const cfg = parseConfig(raw) as Config;
+  const dataDir = resolve(flags.dataDir ?? env.PARLEY_DATA_DIR ?? "./parley-data");
+  cfg.data_dir = dataDir;
+  const host = flags.host ?? env.PARLEY_HOST;
+  if (host !== undefined) cfg.server.host = host;
+  const port = flags.port ?? (env.PARLEY_PORT !== undefined ? portFrom(env.PARLEY_PORT, "PARLEY_PORT") : undefined);
+  if (port !== undefined) cfg.server.port = port;
+  if (!cfg.storage.database) cfg.storage.database = `file:${join(dataDir, "parley.db")}`;
+  if (!cfg.storage.uploads_dir) cfg.storage.uploads_dir = join(dataDir, "uploads");
+  else if (!isAbsolute(cfg.storage.uploads_dir)) cfg.storage.uploads_dir = resolve(dataDir, cfg.storage.uploads_dir);
+  if (!cfg.server.external_url) cfg.server.external_url = `http://${hostForUrl(cfg.server.host)}:${cfg.server.port}`;
+  cfg.server.external_url = cfg.server.external_url.replace(/\/+$/, "");
+  return cfg;
+}
+
+/** Validates a parsed TOML object and fills in defaults; throws ConfigError naming the offending key. */
+export function parseConfig(raw: unknown): Omit<Config, "data_dir"> {
+  const withDefaults = Value.Default(ConfigSchema, structuredClone(raw));
+  const error = Value.Errors(ConfigSchema, withDefaults).First();
+  if (error) {
+    const key = error.path.replace(/^\//, "").replaceAll("/", ".") || "(top level)";
+    const unknown = error.message.includes("additional") || error.message.includes("Unexpected property");
+    throw new ConfigError(
+      unknown ? `unknown config key '${unknownKey(raw, error.path)}'` : `config key '${key}': ${error.message.toLowerCase()}`,
+    );
+  }
+  return withDefaults as Omit<Config, "data_dir">;
+}
+
+export function portFrom(text: string, name: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 65535) throw new ConfigError(`${name} must be a port number (0-65535), got '${text}'`);
+  return n;
+}
+
+function readToml(file: string): unknown {
+  let text: string;
+  try {
+    text = require("node:fs").readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ConfigError(`cannot read config file ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return Bun.TOML.parse(text);
+  } catch (e) {
+    throw new ConfigError(`config file ${file} is not valid TOML: ${(e as Error).message}`);
+  }
+}
+
+/** The first key under `path` that the schema does not know. */
+function unknownKey(raw: unknown, path: string): string {
+  let schema: any = ConfigSchema;
+  let value: any = raw;
+  const parts = path.split("/").filter(Boolean);
+  for (const p of parts) {
+    schema = schema.properties?.[p];
+    value = value?.[p];
+  }
+  const known = new Set(Object.keys(schema?.properties ?? {}));
+  const extra = Object.keys(value ?? {}).find((k) => !known.has(k));
+  return [...parts, extra ?? "?"].join(".");
+}
+
+const hostForUrl = (host: string) => (host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host);

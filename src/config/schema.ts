@@ -1,0 +1,50 @@
+import { t, type Static } from "elysia";
+
+/** parley.toml, section by section. Every key has a default; unknown keys are refused. */
+const section = <P extends Parameters<typeof t.Object>[0]>(props: P) =>
+  t.Object(props, { additionalProperties: false, default: {} });
+
+export const ConfigSchema = t.Object(
+  {
+    server: section({
+      host: t.String({ default: "127.0.0.1" }),
+      port: t.Integer({ minimum: 0, maximum: 65535, default: 9991 }),
+      external_url: t.String({ default: "" }),
+    }),
+    storage: section({
+      database: t.String({ default: "" }),
+      auth_token: t.String({ default: "" }),
+      uploads_dir: t.String({ default: "" }),
+    }),
+    organization: section({
+      name: t.String({ default: "Parley" }),
+      description: t.String({ default: "" }),
+      owner_email: t.String({ default: "admin@parley.localhost" }),
+      owner_full_name: t.String({ default: "Parley Admin" }),
+    }),
+    limits: section({
+      max_message_length: t.Integer({ minimum: 1, default: 10000 }),
+      max_topic_length: t.Integer({ minimum: 1, default: 60 }),
+      max_stream_name_length: t.Integer({ minimum: 1, default: 60 }),
+      max_stream_description_length: t.Integer({ minimum: 1, default: 1024 }),
+      max_file_upload_size_mib: t.Integer({ minimum: 0, default: 25 }),
+    }),
+    rate_limit: section({
+      // 0 turns a limit off
+      requests_per_minute: t.Integer({ minimum: 0, default: 200 }),
+      unauthenticated_per_minute: t.Integer({ minimum: 0, default: 100 }),
+    }),
+    retention: section({
+      unreferenced_upload_days: t.Number({ minimum: 0, default: 21 }),
+      event_queue_idle_minutes: t.Number({ minimum: 0, default: 10 }),
+    }),
+    push: section({ relay_url: t.String({ default: "" }) }),
+    email: section({
+      smtp_url: t.String({ default: "" }),
+      from: t.String({ default: "Parley <noreply@parley.localhost>" }),
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema> & { data_dir: string };

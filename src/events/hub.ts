@@ -1,0 +1,122 @@
+import { badEventQueueId } from "../errors";
+import { EventQueue, type Event, type QueueOptions, type QueuedEvent } from "./queue";
+import { formatForQueue } from "./format";
+
+/** Seven days: the longest queue_lifespan_secs a client may ask for. */
+export const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 3600;
+
+/**
+ * The in-process registry of event queues. Actions call publish() after their transaction commits;
+ * every queue of each recipient that wants the event type gets it.
+ */
+export class EventHub {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+
+  constructor(
+    private readonly now: () => number,
+    readonly settings: { idleSecs: number; heartbeatMs: () => number },
+  ) {}
+
+  register(options: QueueOptions): EventQueue {
+    const id = crypto.randomUUID();
+    const queue = new EventQueue(id, options, this.now());
+    this.queues.set(id, queue);
+    let set = this.byUser.get(options.userId);
+    if (!set) this.byUser.set(options.userId, (set = new Set()));
+    set.add(queue);
+    return queue;
+  }
+
+  /** The caller's own queue, or BAD_EVENT_QUEUE_ID (unknown, expired or someone else's). */
+  get(queueId: string, userId: number): EventQueue {
+    const q = this.queues.get(queueId);
+    if (!q || q.userId !== userId) throw badEventQueueId(queueId);
+    return q;
+  }
+
+  delete(queueId: string, userId: number): void {
+    const q = this.get(queueId, userId);
+    this.remove(q);
+  }
+
+  /** Sends one event to every queue of each user in `userIds`. */
+  publish(event: Event, userIds: Iterable<number>, extra?: { queueId?: string; extra: Record<string, unknown> }): void {
+    for (const userId of userIds) {
+      const set = this.byUser.get(userId);
+      if (!set) continue;
+      for (const q of set) this.deliver(q, event, extra);
+    }
+  }
+
+  /** Sends each user their own version of an event (per-user flags and the like). */
+  publishEach(userIds: Iterable<number>, build: (userId: number) => Event | null): void {
+    for (const userId of userIds) {
+      const set = this.byUser.get(userId);
+      if (!set) continue;
+      const event = build(userId);
+      if (event) for (const q of set) this.deliver(q, event);
+    }
+  }
+
+  private deliver(q: EventQueue, event: Event, extra?: { queueId?: string; extra: Record<string, unknown> }) {
+    if (!q.wants(event.type)) return;
+    const formatted = formatForQueue(event, q);
+    if (formatted === null) return;
+    q.push(extra && extra.queueId === q.id ? { ...formatted, ...extra.extra } : formatted);
+  }
+
+  hasQueues(userId: number): boolean {
+    return (this.byUser.get(userId)?.size ?? 0) > 0;
+  }
+
+  /** Users who have at least one queue: lets actions skip building events nobody will read. */
+  get connectedUsers(): ReadonlySet<number> {
+    return new Set(this.byUser.keys());
+  }
+
+  /** Long-poll: acknowledge, then answer at once if there are events or dont_block, else park. */
+  async poll(queue: EventQueue, lastEventId: number | undefined, dontBlock: boolean): Promise<QueuedEvent[]> {
+    if (lastEventId !== undefined) queue.acknowledge(lastEventId);
+    queue.touch(this.now());
+    if (queue.events.length > 0 || dontBlock) return queue.events.slice();
+    const events = await queue.wait(this.settings.heartbeatMs(), this.now());
+    queue.touch(this.now());
+    return events;
+  }
+
+  /** Drops every queue of a user (deactivation). */
+  dropUser(userId: number): void {
+    for (const q of [...(this.byUser.get(userId) ?? [])]) this.remove(q);
+  }
+
+  /** Garbage-collects queues idle longer than their lifespan. Returns how many went. */
+  gc(): number {
+    const now = this.now();
+    let n = 0;
+    for (const q of [...this.queues.values()]) {
+      if (q.expired(now, this.settings.idleSecs)) {
+        this.remove(q);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Shutdown: answer every parked long-poll so in-flight requests can finish. */
+  releaseAll(): void {
+    for (const q of this.queues.values()) if (q.connected) q.push({ type: "heartbeat" });
+  }
+
+  get size() {
+    return this.queues.size;
+  }
+
+  private remove(q: EventQueue) {
+    q.release();
+    this.queues.delete(q.id);
+    const set = this.byUser.get(q.userId);
+    set?.delete(q);
+    if (set && set.size === 0) this.byUser.delete(q.userId);
+  }
+}

@@ -1,0 +1,62 @@
+import type { App } from "../app";
+import { unauthorized, ZulipError } from "../errors";
+import { findUserByApiKey, type UserRow } from "../store/users";
+
+export const SESSION_COOKIE = "parley_session";
+
+/**
+ * Who is calling: HTTP Basic `email:api_key` (what every Zulip API client sends), or the web
+ * client's session cookie. Every failure is 401 UNAUTHORIZED, as Zulip's /api/v1 answers.
+ */
+export async function authenticate(app: App, request: Request): Promise<UserRow> {
+  const header = request.headers.get("authorization");
+  if (!header) {
+    const session = sessionToken(request);
+    if (session) return authenticateSession(app, session);
+    throw unauthorized();
+  }
+  const [scheme, encoded] = header.trim().split(/\s+/, 2);
+  if (scheme?.toLowerCase() !== "basic" || !encoded) throw new ZulipError("BAD_REQUEST", "This endpoint requires HTTP basic authentication.", 400);
+  let decoded: string;
+  try {
+    decoded = Buffer.from(encoded, "base64").toString("utf8");
+  } catch {
+    throw unauthorized("Invalid authorization header for basic auth");
+  }
+  const colon = decoded.indexOf(":");
+  if (colon < 0) throw unauthorized("Invalid authorization header for basic auth");
+  const email = decoded.slice(0, colon).trim();
+  const key = decoded.slice(colon + 1).trim();
+  if (!/^[A-Za-z0-9]{32}$/.test(key)) throw unauthorized("Malformed API key");
+  const user = await findUserByApiKey(app.db, key);
+  if (!user || (user.delivery_email.toLowerCase() !== email.toLowerCase() && user.email.toLowerCase() !== email.toLowerCase())) {
+    throw unauthorized("Invalid API key");
+  }
+  return checkActive(app, user);
+}
+
+function checkActive(app: App, user: UserRow): UserRow {
+  if (app.realm?.deactivated) throw unauthorized("This organization has been deactivated");
+  if (!user.is_active) throw unauthorized("Account is deactivated");
+  return user;
+}
+
+export function sessionToken(request: Request): string | null {
+  const cookie = request.headers.get("cookie");
+  if (!cookie) return null;
+  for (const part of cookie.split(";")) {
+    const [k, v] = part.trim().split("=", 2);
+    if (k === SESSION_COOKIE && v) return decodeURIComponent(v);
+  }
+  return null;
+}
+
+async function authenticateSession(app: App, token: string): Promise<UserRow> {
+  const row = await app.db.get<UserRow & { expires: number }>(
+    "SELECT u.*, s.expires AS expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = ?",
+    [token],
+  );
+  if (!row || row.expires * 1000 < app.clock.now()) throw unauthorized();
+  const { expires: _expires, ...user } = row;
+  return checkActive(app, user as UserRow);
+}

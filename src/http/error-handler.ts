@@ -1,0 +1,33 @@
+import type { Log } from "../lib/log";
+import { ZulipError } from "../errors";
+
+/** Turns any thrown error into Zulip's envelope; never a stack trace, never plain text. */
+export function errorResponse(error: unknown, code: string | number, log: Log, request: Request): Response {
+  if (error instanceof ZulipError) {
+    return json({ result: "error", msg: error.message, code: error.code, ...error.data }, error.httpStatus, error.headers);
+  }
+  switch (code) {
+    case "NOT_FOUND":
+      return json({ result: "error", msg: "Not Found", code: "BAD_REQUEST" }, 404);
+    case "PARSE":
+      return json({ result: "error", msg: "Malformed JSON", code: "INVALID_JSON" }, 400);
+    case "VALIDATION":
+      return json({ result: "error", msg: "Invalid parameters", code: "BAD_REQUEST" }, 400);
+  }
+  const status = (error as any)?.status ?? (error as any)?.code;
+  if (status === 413 || (error as Error)?.message?.includes("too large")) {
+    return json({ result: "error", msg: "Request body too large", code: "BAD_REQUEST" }, 413);
+  }
+  const requestId = crypto.randomUUID();
+  log.error("unhandled error", {
+    requestId,
+    method: request.method,
+    path: new URL(request.url).pathname,
+    error: (error as Error)?.stack ?? String(error),
+  });
+  return json({ result: "error", msg: "Internal server error", code: "INTERNAL_SERVER_ERROR", request_id: requestId }, 500);
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}

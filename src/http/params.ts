@@ -1,0 +1,182 @@
+import type { TSchema } from "elysia";
+import { Value } from "@sinclair/typebox/value";
+import { badRequest, missingArgument, ZulipError } from "../errors";
+
+/**
+ * A request's parameters the way Zulip reads them: query string and body together (body first),
+ * whatever the method; JSON-in-field encodings decoded per the declared schema; everything an
+ * endpoint did not read reported as ignored_parameters_unsupported.
+ */
+export class Params {
+  private readonly used = new Set<string>(["client"]);
+  constructor(readonly raw: Record<string, unknown>) {}
+
+  /** Decodes and validates the parameters named by `schema` (a t.Object). Throws Zulip's errors. */
+  read<S extends TSchema>(schema: S): S["static"] {
+    const out: Record<string, unknown> = {};
+    const props = (schema as any).properties as Record<string, TSchema>;
+    const required = new Set<string>((schema as any).required ?? []);
+    for (const [name, prop] of Object.entries(props)) {
+      const names = [name, ...(((prop as any).aliases as string[]) ?? [])];
+      const present = names.filter((n) => this.raw[n] !== undefined);
+      names.forEach((n) => this.used.add(n));
+      if (present.length > 1 && this.raw[present[0]!] !== this.raw[present[1]!]) {
+        throw new ZulipError("REQUEST_CONFUSING_VAR", `Can't decide between '${present[0]}' and '${present[1]}' arguments`, 400);
+      }
+      const given = present[0];
+      if (given === undefined) {
+        if ((prop as any).default !== undefined) out[name] = structuredClone((prop as any).default);
+        else if (required.has(name)) throw missingArgument(name);
+        continue;
+      }
+      out[name] = decode(name, prop, this.raw[given]);
+    }
+    return out as S["static"];
+  }
+
+  /** Names sent but never read (sorted), for ignored_parameters_unsupported. */
+  ignored(): string[] {
+    return Object.keys(this.raw)
+      .filter((k) => !this.used.has(k))
+      .sort();
+  }
+
+  /** The success envelope, with ignored_parameters_unsupported when something was not read. */
+  success<T extends object>(data?: T): { result: "success"; msg: "" } & T {
+    const ignored = this.ignored();
+    return {
+      result: "success",
+      msg: "",
+      ...(data ?? ({} as T)),
+      ...(ignored.length ? { ignored_parameters_unsupported: ignored } : {}),
+    };
+  }
+}
+
+/** Decodes one raw value against its schema and validates it. */
+export function decode(name: string, schema: TSchema, raw: unknown): unknown {
+  let value = raw;
+  if (typeof raw === "string" && !acceptsRawString(schema)) {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      if (acceptsString(schema)) value = raw;
+      else throw badRequest(`${name} is not valid JSON`);
+    }
+  } else if (raw instanceof File && !(schema as any).file) {
+    throw badRequest(`${name} is not a string`);
+  }
+  if ((schema as any).file) return raw;
+  if (!Value.Check(schema, value)) throw badRequest(describe(name, schema, value));
+  return value;
+}
+
+/** A plain string parameter takes the form value as is; only JSON-typed ones are decoded. */
+function acceptsRawString(schema: any): boolean {
+  return schema.type === "string";
+}
+function acceptsString(schema: any): boolean {
+  if (schema.type === "string") return true;
+  return Array.isArray(schema.anyOf) && schema.anyOf.some(acceptsString);
+}
+
+/** Zulip's error text for the first thing wrong with `value` (typed_endpoint's ERROR_TEMPLATES). */
+function describe(name: string, schema: any, value: unknown): string {
+  if (schema.anyOf) {
+    const literals = schema.anyOf.every((s: any) => s.const !== undefined);
+    if (literals) return `Invalid ${name}`;
+    const match = schema.anyOf.find((s: any) => sameKind(s, value));
+    return match ? describe(name, match, value) : `${name} is not ${article(schema.anyOf[0])}`;
+  }
+  if (schema.const !== undefined) return `Invalid ${name}`;
+  if (!sameKind(schema, value)) return `${name} is not ${article(schema)}`;
+  switch (schema.type) {
+    case "string": {
+      const s = value as string;
+      if (schema.minLength && s.length < schema.minLength) return `${name} cannot be blank`;
+      if (schema.maxLength !== undefined && s.length > schema.maxLength)
+        return `${name} is too long (limit: ${schema.maxLength} characters)`;
+      if (schema.enum) return `Invalid ${name}`;
+      return `${name} has invalid format`;
+    }
+    case "integer":
+    case "number": {
+      const n = value as number;
+      if (schema.minimum !== undefined && n < schema.minimum) return `${name} is too small`;
+      if (schema.maximum !== undefined && n > schema.maximum) return `${name} is too large`;
+      return `Invalid ${name}`;
+    }
+    case "array": {
+      const items = value as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        if (!Value.Check(schema.items, items[i])) return describe(`${name}[${i}]`, schema.items, items[i]);
+      }
+      if (schema.maxItems !== undefined && items.length > schema.maxItems) return `${name} is too long`;
+      return `Invalid ${name}`;
+    }
+    case "object": {
+      const obj = value as Record<string, unknown>;
+      const props = schema.properties ?? {};
+      for (const key of schema.required ?? []) if (obj[key] === undefined) return `${name}["${key}"] field is missing`;
+      for (const [key, v] of Object.entries(obj)) {
+        if (!props[key]) {
+          if (schema.additionalProperties === false) return `Argument "${key}" at ${name} is unexpected`;
+          if (typeof schema.additionalProperties === "object" && !Value.Check(schema.additionalProperties, v))
+            return describe(`${name}["${key}"]`, schema.additionalProperties, v);
+          continue;
+        }
+        if (!Value.Check(props[key], v)) return describe(`${name}["${key}"]`, props[key], v);
+      }
+      return `Invalid ${name}`;
+    }
+  }
+  return `Invalid ${name}`;
+}
+
+function sameKind(schema: any, value: unknown): boolean {
+  switch (schema.type) {
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "number":
+      return typeof value === "number";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    case "null":
+      return value === null;
+  }
+  if (schema.anyOf) return schema.anyOf.some((s: any) => sameKind(s, value));
+  return true;
+}
+
+function article(schema: any): string {
+  switch (schema.type) {
+    case "boolean":
+      return "a boolean";
+    case "integer":
+      return "an integer";
+    case "number":
+      return "a float";
+    case "string":
+      return "a string";
+    case "array":
+      return "a list";
+    case "object":
+      return "a dict";
+    case "null":
+      return "null";
+  }
+  if (schema.anyOf) return article(schema.anyOf[0]);
+  return "valid";
+}
+
+/** A path segment that must be an integer id (`/messages/{message_id}`). */
+export function pathInt(value: string | undefined, name: string): number {
+  if (value === undefined || !/^\d+$/.test(value) || value.length > 15) throw badRequest(`Invalid ${name}`);
+  return Number(value);
+}

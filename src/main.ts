@@ -1,0 +1,203 @@
+#!/usr/bin/env bun
+import { parseArgs } from "node:util";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, loadConfig, portFrom, type Overrides } from "./config/load";
+import { closeApp, openApp, type App } from "./app";
+import { createOrganization } from "./actions/organization";
+import { createUser } from "./actions/users";
+import { roleByName, ROLE } from "./domain/roles";
+import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from "./domain/version";
+import { SchemaTooNewError } from "./store/migrate";
+import { ZulipError } from "./errors";
+import { randomAlnum } from "./lib/random";
+import { serve } from "./serve";
+import { backupDatabase } from "./store/backup";
+
+const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
+
+Usage:
+  parley serve       [--config FILE] [--data-dir DIR] [--host H] [--port N]
+  parley init        [--config FILE] [--data-dir DIR] --org-name NAME --email EMAIL --full-name NAME [--password PW] [--zuliprc FILE]
+  parley create-user [--config FILE] [--data-dir DIR] --email EMAIL --full-name NAME [--password PW]
+                     [--role owner|administrator|moderator|member|guest] [--can-create-users] [--zuliprc FILE]
+  parley backup      [--config FILE] [--data-dir DIR] --to FILE
+  parley --help | --version
+
+Defaults: data dir ./parley-data, host 127.0.0.1, port 9991. Flags beat PARLEY_DATA_DIR, PARLEY_HOST,
+PARLEY_PORT and PARLEY_CONFIG, which beat the TOML file, which beats the defaults.
+Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad config.`;
+
+class UsageError extends Error {}
+
+const COMMON = {
+  config: { type: "string" },
+  "data-dir": { type: "string" },
+  help: { type: "boolean" },
+} as const;
+
+const COMMANDS = {
+  serve: { ...COMMON, host: { type: "string" }, port: { type: "string" } },
+  init: { ...COMMON, "org-name": { type: "string" }, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, zuliprc: { type: "string" } },
+  "create-user": { ...COMMON, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, role: { type: "string" }, "can-create-users": { type: "boolean" }, zuliprc: { type: "string" } },
+  backup: { ...COMMON, to: { type: "string" } },
+} as const;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === "--help" || command === "-h" || command === "help") {
+    console.log(HELP);
+    return command ? 0 : 2;
+  }
+  if (command === "--version" || command === "-v") {
+    console.log(`parley ${PARLEY_VERSION} (Zulip ${ZULIP_VERSION} API, feature level ${ZULIP_FEATURE_LEVEL})`);
+    return 0;
+  }
+  try {
+    if (!(command in COMMANDS)) throw new UsageError(`unknown command '${command}'`);
+    const options = COMMANDS[command as keyof typeof COMMANDS];
+    let values: Record<string, string | boolean | undefined>;
+    try {
+      values = parseArgs({ args: rest, options, strict: true, allowPositionals: false }).values as typeof values;
+    } catch (e) {
+      throw new UsageError((e as Error).message.replace(/^.*?: /, "").split(". ")[0]!);
+    }
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    const overrides: Overrides = {
+      config: values.config as string | undefined,
+      dataDir: values["data-dir"] as string | undefined,
+      host: values.host as string | undefined,
+      port: values.port !== undefined ? portFrom(values.port as string, "--port") : undefined,
+    };
+    const config = loadConfig(overrides);
+    switch (command) {
+      case "serve":
+        return await serve(config);
+      case "init":
+        return await init(config, values);
+      case "create-user":
+        return await addUser(config, values);
+      case "backup":
+        return await backup(config, values);
+    }
+    return 2;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ConfigError) {
+      console.error(`parley: ${e.message}`);
+      if (e instanceof UsageError) console.error("Run 'parley --help' for usage.");
+      return 2;
+    }
+    if (e instanceof SchemaTooNewError || e instanceof ZulipError) {
+      console.error(`parley: ${e.message}`);
+      return 1;
+    }
+    console.error(`parley: ${(e as Error)?.message ?? e}`);
+    return 1;
+  }
+}
+
+function required(values: Record<string, unknown>, ...names: string[]) {
+  for (const n of names) if (typeof values[n] !== "string" || values[n] === "") throw new UsageError(`--${n} is required`);
+}
+
+async function withApp<T>(config: Parameters<typeof openApp>[0], fn: (app: App) => Promise<T>): Promise<T> {
+  const app = await openApp(config, { quiet: true });
+  try {
+    return await fn(app);
+  } finally {
+    await closeApp(app);
+  }
+}
+
+async function init(config: Parameters<typeof openApp>[0], values: Record<string, any>) {
+  required(values, "org-name", "email", "full-name");
+  return withApp(config, async (app) => {
+    if (app.realm) {
+      console.error(`parley: ${config.data_dir} is already initialised (organization '${app.realm.name}'); nothing was changed`);
+      return 1;
+    }
+    const user = await createOrganization(app, {
+      name: values["org-name"],
+      ownerEmail: values.email,
+      ownerFullName: values["full-name"],
+      ownerPassword: values.password ?? null,
+    });
+    report(app, user, values.zuliprc);
+    return 0;
+  });
+}
+
+async function addUser(config: Parameters<typeof openApp>[0], values: Record<string, any>) {
+  required(values, "email", "full-name");
+  const role = values.role === undefined ? ROLE.member : roleByName(values.role);
+  if (role === undefined) throw new UsageError(`--role must be one of owner, administrator, moderator, member, guest`);
+  return withApp(config, async (app) => {
+    if (!app.realm) {
+      console.error(`parley: ${config.data_dir} has no organization yet; run 'parley init' first`);
+      return 1;
+    }
+    const user = await createUser(app, null, {
+      email: values.email,
+      fullName: values["full-name"],
+      password: values.password ?? null,
+      role,
+      canCreateUsers: Boolean(values["can-create-users"]),
+    });
+    report(app, user, values.zuliprc);
+    return 0;
+  });
+}
+
+async function backup(config: Parameters<typeof openApp>[0], values: Record<string, any>) {
+  required(values, "to");
+  if (existsSync(values.to)) throw new UsageError(`--to ${values.to} already exists`);
+  return withApp(config, async (app) => {
+    await backupDatabase(app.db, values.to);
+    console.log(JSON.stringify({ backup: values.to }));
+    return 0;
+  });
+}
+
+/** init/create-user: one JSON object on stdout, and the zuliprc when asked. */
+function report(app: App, user: { userId: number; email: string; apiKey: string }, zuliprc?: string) {
+  const site = app.config.server.external_url;
+  if (zuliprc) writeZuliprc(zuliprc, user.email, user.apiKey, site);
+  console.log(JSON.stringify({ user_id: user.userId, email: user.email, api_key: user.apiKey, site }));
+}
+
+export function writeZuliprc(path: string, email: string, key: string, site: string) {
+  writeFileSync(path, `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n`, { mode: 0o600 });
+}
+
+/** serve on an empty data dir: create the default organization and tell the operator how to log in. */
+export async function ensureOrganization(app: App): Promise<void> {
+  if (app.realm) return;
+  const password = randomAlnum(16);
+  const org = app.config.organization;
+  const owner = await createOrganization(app, {
+    name: org.name,
+    description: org.description,
+    ownerEmail: org.owner_email,
+    ownerFullName: org.owner_full_name,
+    ownerPassword: password,
+  });
+  const zuliprc = join(app.config.data_dir, "zuliprc");
+  writeZuliprc(zuliprc, owner.email, owner.apiKey, app.config.server.external_url);
+  console.log(
+    [
+      `Created organization '${org.name}' with owner ${owner.email}.`,
+      `  Log in as: ${owner.email}`,
+      `  Password:  ${password}   (shown once; change it after logging in)`,
+      `  API key:   in ${zuliprc}`,
+      `  URL:       ${app.config.server.external_url}`,
+    ].join("\n"),
+  );
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2));
+  if (code !== -1) process.exit(code);
+}

@@ -1,0 +1,15 @@
+import { Elysia, t } from "elysia";
+import type { App } from "../app";
+import { fetchApiKey, serverSettings } from "../actions/auth";
+import { regenerateApiKey } from "../actions/users";
+import { zulip } from "../http/plugin";
+
+export const authRoutes = (app: App) =>
+  new Elysia()
+    .use(zulip(app))
+    .post("/fetch_api_key", async ({ args }) => {
+      const p = args.read(t.Object({ username: t.String(), password: t.String() }));
+      return args.success(await fetchApiKey(app, p.username, p.password));
+    })
+    .get("/server_settings", ({ args }) => args.success(serverSettings(app)))
+    .post("/users/me/api_key/regenerate", async ({ args, me }) => args.success({ api_key: await regenerateApiKey(app, me) }), { auth: true });

@@ -1,0 +1,73 @@
+import { Elysia, t } from "elysia";
+import type { App } from "../app";
+import { registerQueue } from "../actions/register";
+import { zulip } from "../http/plugin";
+import { badRequest } from "../errors";
+import { clientName } from "../http/client";
+
+const RegisterArgs = t.Object({
+  apply_markdown: t.Boolean({ default: false }),
+  client_gravatar: t.Boolean({ default: true }),
+  slim_presence: t.Boolean({ default: false }),
+  all_public_streams: t.Boolean({ default: false }),
+  include_subscribers: t.Boolean({ default: false }),
+  client_capabilities: t.Record(t.String(), t.Boolean(), { default: {} }),
+  event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
+  fetch_event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
+  narrow: t.Array(t.Array(t.String()), { default: [] }),
+  queue_lifespan_secs: t.Integer({ minimum: 0, default: 0 }),
+  presence_history_limit_days: t.Optional(t.Integer()),
+});
+
+export const eventRoutes = (app: App) =>
+  new Elysia()
+    .use(zulip(app))
+    .post(
+      "/register",
+      async ({ args, me, request }) => {
+        const p = args.read(RegisterArgs);
+        const state = await registerQueue(app, me, {
+          applyMarkdown: p.apply_markdown,
+          clientGravatar: p.client_gravatar,
+          slimPresence: p.slim_presence,
+          allPublicStreams: p.all_public_streams,
+          includeSubscribers: p.include_subscribers,
+          clientCapabilities: p.client_capabilities,
+          eventTypes: p.event_types,
+          fetchEventTypes: p.fetch_event_types,
+          narrow: p.narrow.map((n) => [n[0] ?? "", n[1] ?? ""] as [string, string]),
+          queueLifespanSecs: p.queue_lifespan_secs,
+          clientName: clientName(args, request),
+        });
+        return args.success(state);
+      },
+      { auth: true },
+    )
+    .get(
+      "/events",
+      async ({ args, me, request, server }) => {
+        const p = args.read(
+          t.Object({
+            queue_id: t.Optional(t.String()),
+            last_event_id: t.Optional(t.Integer()),
+            dont_block: t.Boolean({ default: false }),
+          }),
+        );
+        if (p.queue_id === undefined) throw badRequest("Missing 'queue_id' argument");
+        const queue = app.events.get(p.queue_id, me.id);
+        // A long-poll outlives Bun's idle timeout: the heartbeat (45-55 s) ends it instead.
+        if (!p.dont_block) server?.timeout(request, 0);
+        const events = await app.events.poll(queue, p.last_event_id, p.dont_block);
+        return args.success({ events, queue_id: queue.id });
+      },
+      { auth: true },
+    )
+    .delete(
+      "/events",
+      ({ args, me }) => {
+        const p = args.read(t.Object({ queue_id: t.String() }));
+        app.events.delete(p.queue_id, me.id);
+        return args.success();
+      },
+      { auth: true },
+    );

@@ -1,0 +1,33 @@
+import type { Config } from "./config/schema";
+import { closeApp, openApp } from "./app";
+import { createServer } from "./server";
+import { ensureOrganization } from "./main";
+
+/** parley serve: open, listen, and on SIGTERM/SIGINT stop cleanly (exit 0). Returns -1 while serving. */
+export async function serve(config: Config): Promise<number> {
+  const app = await openApp(config);
+  await ensureOrganization(app);
+  const server = createServer(app);
+  try {
+    server.listen({ hostname: config.server.host, port: config.server.port, reusePort: false, idleTimeout: 60 });
+  } catch (e) {
+    await closeApp(app);
+    throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${(e as Error).message}`);
+  }
+  const port = server.server?.port;
+  console.log(`Parley is serving ${config.server.external_url} (listening on ${config.server.host}:${port}, data in ${config.data_dir})`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info("shutting down");
+    const inflight = server.stop(false); // stop accepting; in-flight requests finish
+    app.events.releaseAll(); // parked long-polls answer now
+    await inflight;
+    await closeApp(app);
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  return -1;
+}

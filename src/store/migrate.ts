@@ -1,0 +1,28 @@
+import type { Db } from "./db";
+import { MIGRATIONS } from "./migrations";
+
+export class SchemaTooNewError extends Error {}
+
+/** Applies pending migrations, each in its own transaction; refuses a database newer than this code. */
+export async function migrate(db: Db, migrations = MIGRATIONS): Promise<number[]> {
+  await db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)",
+  );
+  const row = await db.get<{ v: number | null }>("SELECT max(version) AS v FROM schema_migrations");
+  const current = row?.v ?? 0;
+  const newest = Math.max(0, ...migrations.map((m) => m.version));
+  if (current > newest) {
+    throw new SchemaTooNewError(
+      `the database is at schema version ${current}, newer than this Parley (${newest}); upgrade Parley`,
+    );
+  }
+  const applied: number[] = [];
+  for (const m of migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version)) {
+    await db.tx(async (sql) => {
+      await sql.exec(m.sql);
+      await sql.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, Date.now() / 1000]);
+    });
+    applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,393 @@
+-- Parley's schema: one organization (realm) per data dir, Zulip's data model in SQLite.
+-- Timestamps are UNIX seconds (REAL where Zulip reports fractions). JSON columns hold
+-- settings read as a whole and cached in memory; everything queried by value is a column.
+
+CREATE TABLE realm (
+  id              INTEGER PRIMARY KEY,
+  string_id       TEXT NOT NULL DEFAULT '',
+  name            TEXT NOT NULL,
+  description     TEXT NOT NULL DEFAULT '',
+  date_created    REAL NOT NULL,
+  deactivated     INTEGER NOT NULL DEFAULT 0,
+  -- every PATCH /realm setting not listed above, merged over the defaults in code
+  settings        TEXT NOT NULL DEFAULT '{}',
+  -- presence_last_update_id: a counter bumped on every presence change (presence sync)
+  presence_sequence INTEGER NOT NULL DEFAULT 0
+);
+
+-- Zulip addresses messages to "recipients": a user (1:1 DMs), a channel, or a DM group.
+CREATE TABLE recipients (
+  id      INTEGER PRIMARY KEY,
+  type    INTEGER NOT NULL,           -- 1 personal, 2 stream, 3 direct message group
+  type_id INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX recipients_by_type ON recipients (type, type_id);
+
+CREATE TABLE users (
+  id               INTEGER PRIMARY KEY,
+  realm_id         INTEGER NOT NULL REFERENCES realm (id),
+  email            TEXT NOT NULL,              -- API email
+  delivery_email   TEXT NOT NULL,
+  full_name        TEXT NOT NULL,
+  role             INTEGER NOT NULL DEFAULT 400,  -- 100 owner, 200 admin, 300 moderator, 400 member, 600 guest
+  is_active        INTEGER NOT NULL DEFAULT 1,
+  is_bot           INTEGER NOT NULL DEFAULT 0,
+  bot_type         INTEGER,                    -- 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded
+  bot_owner_id     INTEGER REFERENCES users (id),
+  api_key          TEXT NOT NULL,
+  password_hash    TEXT,                       -- argon2id via Bun.password; NULL means no password login
+  can_create_users INTEGER NOT NULL DEFAULT 0,
+  date_joined      REAL NOT NULL,
+  timezone         TEXT NOT NULL DEFAULT '',
+  avatar_source    TEXT NOT NULL DEFAULT 'G',  -- G gravatar, U uploaded
+  avatar_version   INTEGER NOT NULL DEFAULT 1,
+  is_imported_stub INTEGER NOT NULL DEFAULT 0,
+  recipient_id     INTEGER REFERENCES recipients (id),
+  settings         TEXT NOT NULL DEFAULT '{}'  -- personal settings (PATCH /settings), merged over defaults
+);
+-- Every authenticated request looks its user up by API key.
+CREATE UNIQUE INDEX users_by_api_key ON users (api_key);
+-- Emails are unique per organization, case-insensitively (login, DM recipients by email).
+CREATE UNIQUE INDEX users_by_email ON users (realm_id, email COLLATE NOCASE);
+CREATE UNIQUE INDEX users_by_delivery_email ON users (realm_id, delivery_email COLLATE NOCASE);
+CREATE INDEX users_by_bot_owner ON users (bot_owner_id) WHERE bot_owner_id IS NOT NULL;
+
+-- Browser sessions (the web client and the tus endpoint accept the session cookie).
+CREATE TABLE sessions (
+  token      TEXT PRIMARY KEY,
+  user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  created    REAL NOT NULL,
+  expires    REAL NOT NULL
+);
+
+-- User groups. System groups (role:*) have is_system_group = 1; anonymous groups used as
+-- group-setting values ({direct_members, direct_subgroups}) have name NULL.
+CREATE TABLE user_groups (
+  id              INTEGER PRIMARY KEY,
+  realm_id        INTEGER NOT NULL REFERENCES realm (id),
+  name            TEXT,
+  description     TEXT NOT NULL DEFAULT '',
+  is_system_group INTEGER NOT NULL DEFAULT 0,
+  deactivated     INTEGER NOT NULL DEFAULT 0,
+  creator_id      INTEGER REFERENCES users (id),
+  date_created    REAL,
+  settings        TEXT NOT NULL DEFAULT '{}'   -- can_manage_group, can_join_group, ... group ids
+);
+CREATE UNIQUE INDEX user_groups_by_name ON user_groups (realm_id, name) WHERE name IS NOT NULL;
+
+CREATE TABLE user_group_members (
+  group_id INTEGER NOT NULL REFERENCES user_groups (id) ON DELETE CASCADE,
+  user_id  INTEGER NOT NULL REFERENCES users (id),
+  PRIMARY KEY (group_id, user_id)
+) WITHOUT ROWID;
+-- "which groups is this user in" is asked by every permission check.
+CREATE INDEX user_group_members_by_user ON user_group_members (user_id, group_id);
+
+CREATE TABLE user_group_subgroups (
+  group_id    INTEGER NOT NULL REFERENCES user_groups (id) ON DELETE CASCADE,
+  subgroup_id INTEGER NOT NULL REFERENCES user_groups (id) ON DELETE CASCADE,
+  PRIMARY KEY (group_id, subgroup_id)
+) WITHOUT ROWID;
+CREATE INDEX user_group_subgroups_by_subgroup ON user_group_subgroups (subgroup_id, group_id);
+
+CREATE TABLE channel_folders (
+  id                   INTEGER PRIMARY KEY,
+  realm_id             INTEGER NOT NULL REFERENCES realm (id),
+  name                 TEXT NOT NULL,
+  description          TEXT NOT NULL DEFAULT '',
+  rendered_description TEXT NOT NULL DEFAULT '',
+  "order"              INTEGER NOT NULL DEFAULT 0,
+  creator_id           INTEGER REFERENCES users (id),
+  date_created         REAL NOT NULL,
+  is_archived          INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX channel_folders_by_name ON channel_folders (realm_id, name COLLATE NOCASE);
+
+CREATE TABLE streams (
+  id                             INTEGER PRIMARY KEY,
+  realm_id                       INTEGER NOT NULL REFERENCES realm (id),
+  name                           TEXT NOT NULL,
+  description                    TEXT NOT NULL DEFAULT '',
+  rendered_description           TEXT NOT NULL DEFAULT '',
+  invite_only                    INTEGER NOT NULL DEFAULT 0,
+  is_web_public                  INTEGER NOT NULL DEFAULT 0,
+  history_public_to_subscribers  INTEGER NOT NULL DEFAULT 1,
+  date_created                   REAL NOT NULL,
+  creator_id                     INTEGER REFERENCES users (id),
+  message_retention_days         INTEGER,     -- NULL: organization default; -1: unlimited
+  is_archived                    INTEGER NOT NULL DEFAULT 0,
+  folder_id                      INTEGER REFERENCES channel_folders (id),
+  topics_policy                  TEXT NOT NULL DEFAULT 'inherit',
+  first_message_id               INTEGER,
+  recipient_id                   INTEGER REFERENCES recipients (id),
+  -- group settings: each a user_groups id (system, named or anonymous)
+  can_add_subscribers_group              INTEGER NOT NULL REFERENCES user_groups (id),
+  can_remove_subscribers_group           INTEGER NOT NULL REFERENCES user_groups (id),
+  can_administer_channel_group           INTEGER NOT NULL REFERENCES user_groups (id),
+  can_delete_any_message_group           INTEGER NOT NULL REFERENCES user_groups (id),
+  can_delete_own_message_group           INTEGER NOT NULL REFERENCES user_groups (id),
+  can_send_message_group                 INTEGER NOT NULL REFERENCES user_groups (id),
+  can_create_topic_group                 INTEGER NOT NULL REFERENCES user_groups (id),
+  can_move_messages_out_of_channel_group INTEGER NOT NULL REFERENCES user_groups (id),
+  can_move_messages_within_channel_group INTEGER NOT NULL REFERENCES user_groups (id),
+  can_resolve_topics_group               INTEGER NOT NULL REFERENCES user_groups (id),
+  can_subscribe_group                    INTEGER NOT NULL REFERENCES user_groups (id)
+);
+-- Channel names are unique per organization, case-insensitively (send by name, get_stream_id).
+CREATE UNIQUE INDEX streams_by_name ON streams (realm_id, name COLLATE NOCASE);
+
+CREATE TABLE default_streams (
+  realm_id  INTEGER NOT NULL REFERENCES realm (id),
+  stream_id INTEGER NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+  PRIMARY KEY (realm_id, stream_id)
+) WITHOUT ROWID;
+
+CREATE TABLE subscriptions (
+  user_id                  INTEGER NOT NULL REFERENCES users (id),
+  stream_id                INTEGER NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+  active                   INTEGER NOT NULL DEFAULT 1,   -- 0 after unsubscribing (keeps settings, "unsubscribed")
+  color                    TEXT NOT NULL,
+  is_muted                 INTEGER NOT NULL DEFAULT 0,
+  pin_to_top               INTEGER NOT NULL DEFAULT 0,
+  desktop_notifications    INTEGER,                      -- NULL: follow the user's global setting
+  audible_notifications    INTEGER,
+  push_notifications       INTEGER,
+  email_notifications      INTEGER,
+  wildcard_mentions_notify INTEGER,
+  PRIMARY KEY (user_id, stream_id)
+) WITHOUT ROWID;
+-- Send fans a channel message out to its active subscribers: (stream_id) → user ids.
+CREATE INDEX subscriptions_by_stream ON subscriptions (stream_id, user_id) WHERE active = 1;
+
+-- Direct-message groups of three or more people (1:1 DMs use the other user's personal recipient).
+CREATE TABLE direct_message_groups (
+  id           INTEGER PRIMARY KEY,
+  user_ids     TEXT NOT NULL UNIQUE,   -- sorted ids joined by ','
+  recipient_id INTEGER REFERENCES recipients (id)
+);
+
+CREATE TABLE messages (
+  id               INTEGER PRIMARY KEY,
+  realm_id         INTEGER NOT NULL REFERENCES realm (id),
+  sender_id        INTEGER NOT NULL REFERENCES users (id),
+  recipient_id     INTEGER NOT NULL REFERENCES recipients (id),
+  stream_id        INTEGER REFERENCES streams (id),   -- NULL for direct messages
+  -- for direct messages: the sorted participant ids joined by ',' (one conversation = one key)
+  dm_key           TEXT,
+  topic            TEXT NOT NULL DEFAULT '',
+  content          TEXT NOT NULL,
+  rendered_content TEXT NOT NULL,
+  date_sent        REAL NOT NULL,
+  client           TEXT NOT NULL DEFAULT 'Unspecified',
+  last_edit_time   REAL,
+  last_moved_time  REAL,
+  edit_history     TEXT,                              -- JSON list, newest first
+  has_attachment   INTEGER NOT NULL DEFAULT 0,
+  has_image        INTEGER NOT NULL DEFAULT 0,
+  has_link         INTEGER NOT NULL DEFAULT 0,
+  is_me_message    INTEGER NOT NULL DEFAULT 0
+);
+-- Fetching a topic (the most common narrow) and topic lists walk (stream, topic, id).
+CREATE INDEX messages_by_stream_topic ON messages (stream_id, topic COLLATE NOCASE, id) WHERE stream_id IS NOT NULL;
+-- Channel narrows and per-channel history/retention walk (stream, id).
+CREATE INDEX messages_by_stream ON messages (stream_id, id) WHERE stream_id IS NOT NULL;
+-- A direct-message conversation narrow.
+CREATE INDEX messages_by_dm ON messages (dm_key, id) WHERE dm_key IS NOT NULL;
+-- sender: narrows and "delete their messages" on deactivation.
+CREATE INDEX messages_by_sender ON messages (sender_id, id);
+
+-- Full-text search over content and topic (external content: no second copy of the text).
+CREATE VIRTUAL TABLE messages_fts USING fts5 (topic, content, content = 'messages', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, topic, content) VALUES ('delete', old.id, old.topic, old.content);
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF topic, content ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, topic, content) VALUES ('delete', old.id, old.topic, old.content);
+  INSERT INTO messages_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
+END;
+
+-- Per-user message rows: who received what, with the personal flags as a bitmask
+-- (bit 0 read, 1 starred, 2 collapsed, 3 mentioned, 4 stream_wildcard_mentioned,
+--  5 topic_wildcard_mentioned, 6 has_alert_word, 7 historical; see src/domain/flags.ts).
+CREATE TABLE user_messages (
+  user_id    INTEGER NOT NULL REFERENCES users (id),
+  message_id INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  flags      INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, message_id)
+) WITHOUT ROWID;
+-- Unread counts in /register and first_unread anchors read only a user's unread rows.
+CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (flags & 1) = 0;
+-- Starred messages and mention narrows are small per user.
+CREATE INDEX user_messages_starred ON user_messages (user_id, message_id) WHERE (flags & 2) = 2;
+-- Deleting a message and "who has this message" go by message id.
+CREATE INDEX user_messages_by_message ON user_messages (message_id);
+
+CREATE TABLE reactions (
+  message_id    INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  user_id       INTEGER NOT NULL REFERENCES users (id),
+  emoji_name    TEXT NOT NULL,
+  emoji_code    TEXT NOT NULL,
+  reaction_type TEXT NOT NULL,   -- unicode_emoji, realm_emoji, zulip_extra_emoji
+  PRIMARY KEY (message_id, user_id, reaction_type, emoji_code)
+) WITHOUT ROWID;
+
+CREATE TABLE realm_emoji (
+  id          INTEGER PRIMARY KEY,
+  realm_id    INTEGER NOT NULL REFERENCES realm (id),
+  name        TEXT NOT NULL,
+  author_id   INTEGER REFERENCES users (id),
+  file_name   TEXT NOT NULL,
+  deactivated INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX realm_emoji_by_name ON realm_emoji (realm_id, name);
+
+CREATE TABLE attachments (
+  id              INTEGER PRIMARY KEY,
+  realm_id        INTEGER NOT NULL REFERENCES realm (id),
+  owner_id        INTEGER NOT NULL REFERENCES users (id),
+  path_id         TEXT NOT NULL UNIQUE,   -- "{realm_id}/{random}/{filename}" under uploads_dir
+  file_name       TEXT NOT NULL,
+  size            INTEGER NOT NULL,
+  content_type    TEXT,
+  create_time     REAL NOT NULL,
+  is_realm_public INTEGER NOT NULL DEFAULT 0,
+  is_web_public   INTEGER NOT NULL DEFAULT 0,
+  thumbnail_state TEXT                    -- NULL not an image, 'pending', 'done', 'failed'
+);
+CREATE INDEX attachments_by_owner ON attachments (owner_id, id);
+-- The cleanup job looks for old attachments with no message.
+CREATE INDEX attachments_by_time ON attachments (create_time);
+
+CREATE TABLE attachment_messages (
+  attachment_id INTEGER NOT NULL REFERENCES attachments (id) ON DELETE CASCADE,
+  message_id    INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+  PRIMARY KEY (attachment_id, message_id)
+) WITHOUT ROWID;
+-- Deleting a message finds the attachments it referenced.
+CREATE INDEX attachment_messages_by_message ON attachment_messages (message_id, attachment_id);
+
+CREATE TABLE scheduled_messages (
+  id                   INTEGER PRIMARY KEY,
+  realm_id             INTEGER NOT NULL REFERENCES realm (id),
+  sender_id            INTEGER NOT NULL REFERENCES users (id),
+  type                 TEXT NOT NULL,        -- 'stream' or 'private'
+  stream_id            INTEGER REFERENCES streams (id),
+  to_user_ids          TEXT,                 -- JSON list for direct messages
+  topic                TEXT NOT NULL DEFAULT '',
+  content              TEXT NOT NULL,
+  rendered_content     TEXT NOT NULL,
+  scheduled_timestamp  INTEGER NOT NULL,
+  read_by_sender       INTEGER,
+  client               TEXT NOT NULL DEFAULT 'Unspecified',
+  delivered            INTEGER NOT NULL DEFAULT 0,
+  delivered_message_id INTEGER,
+  failed               INTEGER NOT NULL DEFAULT 0,
+  failure_message      TEXT,
+  created              REAL NOT NULL
+);
+-- The delivery job asks "what is due and still pending" every tick.
+CREATE INDEX scheduled_messages_due ON scheduled_messages (scheduled_timestamp) WHERE delivered = 0 AND failed = 0;
+CREATE INDEX scheduled_messages_by_sender ON scheduled_messages (sender_id, scheduled_timestamp);
+
+-- One row per user: the last active and last connected (idle) report.
+CREATE TABLE presence (
+  user_id             INTEGER PRIMARY KEY REFERENCES users (id),
+  realm_id            INTEGER NOT NULL REFERENCES realm (id),
+  last_active_time    REAL,
+  last_connected_time REAL,
+  last_update_id      INTEGER NOT NULL DEFAULT 0
+);
+-- Incremental presence sync: "changed since update id N".
+CREATE INDEX presence_by_update ON presence (realm_id, last_update_id);
+
+CREATE TABLE invites (
+  id                                  INTEGER PRIMARY KEY,
+  realm_id                            INTEGER NOT NULL REFERENCES realm (id),
+  referrer_id                         INTEGER NOT NULL REFERENCES users (id),
+  key                                 TEXT NOT NULL UNIQUE,
+  is_multiuse                         INTEGER NOT NULL DEFAULT 1,
+  email                               TEXT,
+  invited_as                          INTEGER NOT NULL DEFAULT 400,
+  stream_ids                          TEXT NOT NULL DEFAULT '[]',
+  group_ids                           TEXT NOT NULL DEFAULT '[]',
+  include_realm_default_subscriptions INTEGER NOT NULL DEFAULT 0,
+  welcome_message_custom_text         TEXT,
+  created                             REAL NOT NULL,
+  expires                             REAL,      -- NULL never expires
+  revoked                             INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE playgrounds (
+  id                INTEGER PRIMARY KEY,
+  realm_id          INTEGER NOT NULL REFERENCES realm (id),
+  name              TEXT NOT NULL,
+  pygments_language TEXT NOT NULL,
+  url_template      TEXT NOT NULL
+);
+
+CREATE TABLE push_devices (
+  id       INTEGER PRIMARY KEY,
+  user_id  INTEGER NOT NULL REFERENCES users (id),
+  kind     TEXT NOT NULL,        -- 'apns' or 'fcm'
+  token    TEXT NOT NULL,
+  appid    TEXT,
+  created  REAL NOT NULL
+);
+CREATE UNIQUE INDEX push_devices_by_token ON push_devices (user_id, kind, token);
+
+-- Per-user topic visibility (muted / unmuted / followed).
+CREATE TABLE user_topics (
+  user_id           INTEGER NOT NULL REFERENCES users (id),
+  stream_id         INTEGER NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+  topic             TEXT NOT NULL COLLATE NOCASE,
+  visibility_policy INTEGER NOT NULL,
+  last_updated      REAL NOT NULL,
+  PRIMARY KEY (user_id, stream_id, topic)
+) WITHOUT ROWID;
+
+CREATE TABLE muted_users (
+  user_id       INTEGER NOT NULL REFERENCES users (id),
+  muted_user_id INTEGER NOT NULL REFERENCES users (id),
+  date_muted    REAL NOT NULL,
+  PRIMARY KEY (user_id, muted_user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE alert_words (
+  user_id INTEGER NOT NULL REFERENCES users (id),
+  word    TEXT NOT NULL,
+  PRIMARY KEY (user_id, word)
+) WITHOUT ROWID;
+
+CREATE TABLE custom_profile_fields (
+  id                          INTEGER PRIMARY KEY,
+  realm_id                    INTEGER NOT NULL REFERENCES realm (id),
+  name                        TEXT NOT NULL,
+  hint                        TEXT NOT NULL DEFAULT '',
+  field_type                  INTEGER NOT NULL,
+  field_data                  TEXT NOT NULL DEFAULT '',
+  "order"                     INTEGER NOT NULL DEFAULT 0,
+  display_in_profile_summary  INTEGER NOT NULL DEFAULT 0,
+  required                    INTEGER NOT NULL DEFAULT 0,
+  editable_by_user            INTEGER NOT NULL DEFAULT 1
+);
+
+CREATE TABLE custom_profile_values (
+  user_id        INTEGER NOT NULL REFERENCES users (id),
+  field_id       INTEGER NOT NULL REFERENCES custom_profile_fields (id) ON DELETE CASCADE,
+  value          TEXT NOT NULL,
+  rendered_value TEXT,
+  PRIMARY KEY (user_id, field_id)
+) WITHOUT ROWID;
+
+-- Mail that was sent (or, without [email] smtp_url, would have been): tests and operators read it.
+CREATE TABLE outbox_emails (
+  id         INTEGER PRIMARY KEY,
+  to_address TEXT NOT NULL,
+  subject    TEXT NOT NULL,
+  body       TEXT NOT NULL,
+  created    REAL NOT NULL,
+  sent       INTEGER NOT NULL DEFAULT 0
+);

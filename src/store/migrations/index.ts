@@ -1,0 +1,7 @@
+// Migrations are imported as text so `bun build --compile` embeds them in the executable.
+// Add a file NNNN_name.sql and list it here; never edit one that has shipped.
+import m0001 from "./0001_schema.sql" with { type: "text" };
+
+export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
+  { version: 1, name: "schema", sql: m0001 },
+];
