@@ -54,7 +54,8 @@ export class Params {
 }
 
 /** Decodes one raw value against its schema and validates it. */
-export function decode(name: string, schema: TSchema, raw: unknown): unknown {
+export function decode(name: string, declared: TSchema, raw: unknown): unknown {
+  const schema = strict(declared);
   let value = raw;
   if (typeof raw === "string" && !acceptsRawString(schema)) {
     try {
@@ -69,6 +70,38 @@ export function decode(name: string, schema: TSchema, raw: unknown): unknown {
   if ((schema as any).file) return raw;
   if (!Value.Check(schema, value)) throw badRequest(describe(name, schema, value));
   return value;
+}
+
+const strictCache = new WeakMap<object, TSchema>();
+
+/**
+ * Elysia's t.Integer()/t.Numeric() accept a numeric *string* as well (anyOf [string format integer,
+ * integer]). Zulip's parameters are strict JSON, so those unions are reduced to their number member,
+ * recursively (symbols kept, so TypeBox still recognises the schema).
+ */
+function strict(schema: TSchema): TSchema {
+  const cached = strictCache.get(schema);
+  if (cached) return cached;
+  const s = schema as any;
+  let out: any = s;
+  if (Array.isArray(s.anyOf)) {
+    const numeric = s.anyOf.find((m: any) => m.type === "integer" || m.type === "number");
+    const coercing = s.anyOf.length === 2 && numeric && s.anyOf.some((m: any) => m.type === "string" && (m.format === "integer" || m.format === "numeric"));
+    if (coercing) {
+      const { anyOf: _a, ...outer } = s;
+      out = { ...numeric, ...outer };
+      for (const sym of Object.getOwnPropertySymbols(numeric)) out[sym] = numeric[sym];
+    } else {
+      out = { ...s, anyOf: s.anyOf.map(strict) };
+    }
+  } else if (s.type === "array" && s.items) {
+    out = { ...s, items: strict(s.items) };
+  } else if (s.type === "object" && s.properties) {
+    out = { ...s, properties: Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, strict(v as TSchema)])) };
+  }
+  for (const sym of Object.getOwnPropertySymbols(s)) if (!(sym in out)) out[sym] = s[sym];
+  strictCache.set(schema, out);
+  return out;
 }
 
 /** A plain string parameter takes the form value as is; only JSON-typed ones are decoded. */

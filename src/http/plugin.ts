@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import type { App } from "../app";
 import type { UserRow } from "../store/users";
+import { ZulipError } from "../errors";
+import { RateLimiter } from "../lib/rate-limiter";
 import { authenticate } from "./auth";
 import { Params } from "./params";
 
@@ -16,6 +18,39 @@ export function collectParams(query: Record<string, unknown> | undefined, body: 
   return new Params(raw);
 }
 
+type Headers = Record<string, string | number>;
+
+/** Per-user and per-IP limits (config [rate_limit]); every counted response carries X-RateLimit-* headers. */
+function limiters(app: App) {
+  const cached = limiterCache.get(app);
+  if (cached) return cached;
+  const now = () => app.clock.now();
+  const l = {
+    user: new RateLimiter(app.config.rate_limit.requests_per_minute, 60_000, now),
+    ip: new RateLimiter(app.config.rate_limit.unauthenticated_per_minute, 60_000, now),
+  };
+  limiterCache.set(app, l);
+  return l;
+}
+const limiterCache = new WeakMap<App, { user: RateLimiter; ip: RateLimiter }>();
+
+export function checkRate(limiter: RateLimiter, key: string, headers: Headers): void {
+  if (limiter.limit <= 0) return;
+  const r = limiter.hit(key);
+  headers["x-ratelimit-limit"] = String(limiter.limit);
+  headers["x-ratelimit-remaining"] = String(r.remaining);
+  headers["x-ratelimit-reset"] = String(Math.ceil(r.resetMs / 1000));
+  if (!r.allowed) {
+    const retryAfter = Math.max(0, r.retryAfterMs / 1000);
+    throw new ZulipError("RATE_LIMIT_HIT", "API usage exceeded rate limit", 429, { "retry-after": retryAfter }, {
+      "Retry-After": String(Math.ceil(retryAfter)),
+      "X-RateLimit-Limit": String(limiter.limit),
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String(Math.ceil(r.resetMs / 1000)),
+    });
+  }
+}
+
 /**
  * The toolkit every route file uses: `args` (the request's Zulip parameters) and the `auth` macro,
  * whose resolve adds `me`, the authenticated user.
@@ -25,8 +60,17 @@ export function zulip(app: App) {
     .derive({ as: "global" }, ({ query, body }) => ({ args: collectParams(query, body) }))
     .macro({
       auth: {
-        async resolve({ request }) {
-          return { me: (await authenticate(app, request)) as UserRow };
+        async resolve({ request, set }) {
+          const me = await authenticate(app, request);
+          checkRate(limiters(app).user, `user:${me.id}`, set.headers as Headers);
+          return { me: me as UserRow };
+        },
+      },
+      /** Unauthenticated endpoints count against the caller's IP address. */
+      anonymousLimit: {
+        beforeHandle({ request, set, server }) {
+          const ip = server?.requestIP(request)?.address ?? "local";
+          checkRate(limiters(app).ip, `ip:${ip}`, set.headers as Headers);
         },
       },
     });

@@ -10,6 +10,6 @@ export const authRoutes = (app: App) =>
     .post("/fetch_api_key", async ({ args }) => {
       const p = args.read(t.Object({ username: t.String(), password: t.String() }));
       return args.success(await fetchApiKey(app, p.username, p.password));
-    })
-    .get("/server_settings", ({ args }) => args.success(serverSettings(app)))
+    }, { anonymousLimit: true })
+    .get("/server_settings", ({ args }) => args.success(serverSettings(app)), { anonymousLimit: true })
     .post("/users/me/api_key/regenerate", async ({ args, me }) => args.success({ api_key: await regenerateApiKey(app, me) }), { auth: true });
