@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../helpers/server";
+import { createUser } from "../../src/actions/users";
+import { createServer } from "../../src/server";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer({ heartbeatMs: 200 });
+});
+afterAll(() => s.close());
+
+let n = 0;
+/** A state change that emits an event to everyone: a new user (realm_user add). */
+const addUser = () => createUser(s.app, null, { email: `new${++n}@zulip.com`, fullName: `New ${n}`, password: null, role: 400 });
+
+describe("POST /register", () => {
+  test("creates a queue and returns the versions and last_event_id -1", async () => {
+    const r = (await s.users.hamlet.client.post("/register", { event_types: ["realm_user"] })).success();
+    expect(r.queue_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.last_event_id).toBe(-1);
+    expect(r.zulip_feature_level).toBeGreaterThanOrEqual(371);
+    expect(r.zulip_version).toBeString();
+    expect(r.realm_users.map((u: any) => u.user_id)).toContain(s.users.iago.id);
+    expect(r.user_id).toBe(s.users.hamlet.id);
+  });
+
+  test("the realm state carries the configured limits", async () => {
+    const r = (await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm"] })).success();
+    expect(r).toMatchObject({ max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024, max_file_upload_size_mib: 25 });
+    expect(r.realm_name).toBe("Zulip Dev");
+    expect(r.event_queue_longpoll_timeout_seconds).toBe(90);
+  });
+});
+
+describe("GET /events", () => {
+  test("dont_block returns at once with the queued events, each with an increasing id", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["realm_user"] })).success();
+    const empty = (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success();
+    expect(empty.events).toEqual([]);
+    await addUser();
+    await addUser();
+    const r = (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success();
+    expect(r.events.map((e: any) => [e.type, e.op, e.id])).toEqual([["realm_user", "add", 0], ["realm_user", "add", 1]]);
+    expect(r.events[0].person.email).toBe(`new${n - 1}@zulip.com`);
+  });
+
+  test("events at or below last_event_id are pruned", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["realm_user"] })).success();
+    await addUser();
+    await addUser();
+    const r = (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: 0, dont_block: true })).success();
+    expect(r.events.map((e: any) => e.id)).toEqual([1]);
+  });
+
+  test("a waiting long-poll is answered by the next event", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["realm_user"] })).success();
+    const pending = s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1 });
+    await Bun.sleep(20);
+    await addUser();
+    const r = (await pending).success();
+    expect(r.events).toHaveLength(1);
+    expect(r.events[0]).toMatchObject({ type: "realm_user", op: "add", id: 0 });
+  });
+
+  test("a waiting long-poll with nothing to say gets a heartbeat", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["message"] })).success();
+    const r = (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1 })).success();
+    expect(r.events).toEqual([{ type: "heartbeat", id: 0 }]);
+  });
+
+  test("event_types filters what the queue receives", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["message"] })).success();
+    await addUser();
+    const r = (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success();
+    expect(r.events).toEqual([]);
+  });
+
+  test("an unknown queue, or another user's, is BAD_EVENT_QUEUE_ID with the queue_id", async () => {
+    const r = (await s.users.hamlet.client.get("/events", { queue_id: "nope", last_event_id: -1 })).error("Bad event queue ID: nope", "BAD_EVENT_QUEUE_ID", 400);
+    expect(r.queue_id).toBe("nope");
+    const { queue_id } = (await s.users.othello.client.post("/register", {})).success();
+    (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1 })).error(`Bad event queue ID: ${queue_id}`, "BAD_EVENT_QUEUE_ID", 400);
+  });
+
+  test("a missing queue_id is a plain BAD_REQUEST", async () => {
+    (await s.users.hamlet.client.get("/events", {})).error("Missing 'queue_id' argument", "BAD_REQUEST", 400);
+  });
+});
+
+describe("DELETE /events", () => {
+  test("deletes the queue; deleting it again is BAD_EVENT_QUEUE_ID", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", {})).success();
+    (await s.users.hamlet.client.delete("/events", { queue_id })).success();
+    const again = (await s.users.hamlet.client.delete("/events", { queue_id })).error(`Bad event queue ID: ${queue_id}`, "BAD_EVENT_QUEUE_ID", 400);
+    expect(again.queue_id).toBe(queue_id);
+    (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1 })).error(`Bad event queue ID: ${queue_id}`, "BAD_EVENT_QUEUE_ID");
+  });
+
+  test("another user's queue cannot be deleted", async () => {
+    const { queue_id } = (await s.users.othello.client.post("/register", {})).success();
+    (await s.users.hamlet.client.delete("/events", { queue_id })).error(`Bad event queue ID: ${queue_id}`, "BAD_EVENT_QUEUE_ID");
+    (await s.users.othello.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success();
+  });
+});
+
+describe("queue lifetime", () => {
+  test("a queue idle past its lifespan is garbage-collected", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { queue_lifespan_secs: 120 })).success();
+    s.clock.advance(100_000);
+    s.app.events.gc();
+    (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success();
+    s.clock.advance(121_000);
+    s.app.events.gc();
+    (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).error(`Bad event queue ID: ${queue_id}`, "BAD_EVENT_QUEUE_ID");
+  });
+
+  test("queues without a lifespan live for the configured idle minutes (default 10)", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", {})).success();
+    s.clock.advance(9 * 60_000);
+    s.app.events.gc();
+    (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success();
+    s.clock.advance(10 * 60_000 + 1);
+    s.app.events.gc();
+    (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).error(`Bad event queue ID: ${queue_id}`, "BAD_EVENT_QUEUE_ID");
+  });
+});
+
+describe("long-polling on a real server", () => {
+  test("a long-poll outlives the server's idle timeout and ends with the heartbeat", async () => {
+    const live = await startServer({ realClock: true, heartbeatMs: 2500 });
+    const http = createServer(live.app).listen({ hostname: "127.0.0.1", port: 0, reusePort: false, idleTimeout: 1 });
+    try {
+      const base = `http://127.0.0.1:${http.server!.port}/api/v1`;
+      const auth = { authorization: "Basic " + btoa(`${live.users.hamlet.email}:${live.users.hamlet.apiKey}`) };
+      const reg = await (await fetch(`${base}/register`, { method: "POST", headers: auth, body: new URLSearchParams({ event_types: '["message"]' }) })).json();
+      const started = Date.now();
+      const res = await fetch(`${base}/events?queue_id=${reg.queue_id}&last_event_id=-1`, { headers: auth });
+      const body = await res.json();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+      expect(body.events).toEqual([{ type: "heartbeat", id: 0 }]);
+    } finally {
+      await http.stop(true);
+      await live.close();
+    }
+  }, 10_000);
+});
