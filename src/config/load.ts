@@ -65,18 +65,20 @@ function readToml(file: string): unknown {
   }
 }
 
-/** The first key under `path` that the schema does not know. */
+/** The first key along `path` (or under it) that the schema does not know. */
 function unknownKey(raw: unknown, path: string): string {
   let schema: any = ConfigSchema;
   let value: any = raw;
-  const parts = path.split("/").filter(Boolean);
-  for (const p of parts) {
-    schema = schema.properties?.[p];
+  const seen: string[] = [];
+  for (const p of path.split("/").filter(Boolean)) {
+    seen.push(p);
+    if (!schema.properties?.[p]) return seen.join(".");
+    schema = schema.properties[p];
     value = value?.[p];
   }
   const known = new Set(Object.keys(schema?.properties ?? {}));
   const extra = Object.keys(value ?? {}).find((k) => !known.has(k));
-  return [...parts, extra ?? "?"].join(".");
+  return [...seen, extra ?? "?"].join(".");
 }
 
 const hostForUrl = (host: string) => (host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host);

@@ -1,0 +1,68 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, loadConfig, parseConfig } from "../../src/config/load";
+
+const dir = mkdtempSync(join(tmpdir(), "parley-config-"));
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+describe("config defaults", () => {
+  test("every key has a default, so no file is needed", () => {
+    const c = loadConfig({ dataDir: "/srv/parley" }, {});
+    expect(c.server).toEqual({ host: "127.0.0.1", port: 9991, external_url: "http://127.0.0.1:9991" });
+    expect(c.storage.database).toBe("file:/srv/parley/parley.db");
+    expect(c.storage.uploads_dir).toBe("/srv/parley/uploads");
+    expect(c.limits).toEqual({ max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024, max_file_upload_size_mib: 25 });
+    expect(c.rate_limit).toEqual({ requests_per_minute: 200, unauthenticated_per_minute: 100 });
+    expect(c.retention).toEqual({ unreferenced_upload_days: 21, event_queue_idle_minutes: 10 });
+  });
+
+  test("the default data dir is ./parley-data", () => {
+    expect(loadConfig({}, {}).data_dir).toBe(join(process.cwd(), "parley-data"));
+  });
+});
+
+describe("precedence: flag > environment > TOML > default", () => {
+  const toml = file("p.toml", '[server]\nport = 8000\nhost = "0.0.0.0"\n[limits]\nmax_message_length = 500\n');
+
+  test("TOML beats the defaults", () => {
+    const c = loadConfig({ config: toml }, {});
+    expect(c.server.port).toBe(8000);
+    expect(c.limits.max_message_length).toBe(500);
+    expect(c.limits.max_topic_length).toBe(60);
+  });
+
+  test("environment beats TOML, flags beat environment", () => {
+    const env = { PARLEY_CONFIG: toml, PARLEY_PORT: "8100", PARLEY_HOST: "127.0.0.2", PARLEY_DATA_DIR: "/env/dir" };
+    const c = loadConfig({}, env);
+    expect([c.server.port, c.server.host, c.data_dir]).toEqual([8100, "127.0.0.2", "/env/dir"]);
+    const f = loadConfig({ port: 8200, host: "127.0.0.3", dataDir: "/flag/dir" }, env);
+    expect([f.server.port, f.server.host, f.data_dir]).toEqual([8200, "127.0.0.3", "/flag/dir"]);
+  });
+});
+
+describe("bad config names the key", () => {
+  test("an unknown key", () => {
+    expect(() => parseConfig({ server: { prot: 1 } })).toThrow("unknown config key 'server.prot'");
+    expect(() => parseConfig({ serverr: {} })).toThrow("unknown config key 'serverr'");
+  });
+
+  test("a wrong type", () => {
+    expect(() => parseConfig({ server: { port: "http" } })).toThrow(/config key 'server\.port'/);
+    expect(() => parseConfig({ limits: { max_message_length: 0 } })).toThrow(/config key 'limits\.max_message_length'/);
+  });
+
+  test("an unreadable or invalid file", () => {
+    expect(() => loadConfig({ config: join(dir, "missing.toml") }, {})).toThrow(ConfigError);
+    expect(() => loadConfig({ config: file("bad.toml", "[server\nport=") }, {})).toThrow(/not valid TOML/);
+  });
+
+  test("a bad PARLEY_PORT", () => {
+    expect(() => loadConfig({}, { PARLEY_PORT: "99999" })).toThrow("PARLEY_PORT must be a port number");
+  });
+});
