@@ -9,7 +9,13 @@ export async function serve(config: Config): Promise<number> {
   await ensureOrganization(app);
   const server = createServer(app);
   try {
-    server.listen({ hostname: config.server.host, port: config.server.port, reusePort: false, idleTimeout: 60 });
+    server.listen({
+      hostname: config.server.host,
+      port: config.server.port,
+      reusePort: false,
+      idleTimeout: 60,
+      maxRequestBodySize: (config.limits.max_file_upload_size_mib + 2) * 1024 * 1024,
+    });
   } catch (e) {
     await closeApp(app);
     throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${(e as Error).message}`);

@@ -6,7 +6,21 @@ import { apiRoutes } from "./routes";
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
   const api = apiRoutes(app);
-  const server = new Elysia()
+  const uploadLimit = (app.config.limits.max_file_upload_size_mib + 1) * 1024 * 1024;
+  const server: Elysia<any, any, any, any, any, any, any> = new Elysia()
+    .onRequest(({ request }) => {
+      const path = new URL(request.url).pathname;
+      if (request.method === "OPTIONS") {
+        const allowed = allowedMethods(path);
+        return allowed.length
+          ? new Response(null, { status: 204, headers: { allow: [...allowed, "OPTIONS"].join(", ") } })
+          : json({ result: "error", msg: "Not Found", code: "BAD_REQUEST" }, 404);
+      }
+      if (request.method === "HEAD") return headAsGet(request);
+      const length = Number(request.headers.get("content-length") ?? 0);
+      const limit = UPLOAD_PATHS.some((p) => path.startsWith(p)) ? uploadLimit : MAX_BODY_BYTES;
+      if (length > limit) return json({ result: "error", msg: "Request body too large", code: "BAD_REQUEST" }, 413);
+    })
     .onError(({ error, code, request }) => {
       if (code === "NOT_FOUND") {
         const allowed = allowedMethods(new URL(request.url).pathname);
@@ -19,6 +33,11 @@ export function createServer(app: App) {
     })
     .use(api);
 
+  async function headAsGet(request: Request): Promise<Response> {
+    const res = await server.handle(new Request(request.url, { method: "GET", headers: request.headers }));
+    return new Response(null, { status: res.status, headers: res.headers });
+  }
+
   const patterns = server.routes.map((r) => ({ method: r.method, re: pathRegex(r.path) }));
   function allowedMethods(path: string): string[] {
     const methods = new Set(patterns.filter((p) => p.re.test(path)).map((p) => p.method));
@@ -27,6 +46,10 @@ export function createServer(app: App) {
   }
   return server;
 }
+
+/** Bodies above this are refused before they are read (uploads have their own, larger limit). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const UPLOAD_PATHS = ["/api/v1/user_uploads", "/api/v1/tus", "/api/v1/realm/emoji", "/json/"];
 
 function pathRegex(path: string): RegExp {
   const body = path

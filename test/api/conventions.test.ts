@@ -139,3 +139,23 @@ describe("rate limiting", () => {
     }
   });
 });
+
+describe("methods and sizes", () => {
+  test("HEAD is served by the GET handler without a body", async () => {
+    const res = await raw({ path: "/api/v1/server_settings", method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+  });
+
+  test("OPTIONS answers 204 with the allowed methods", async () => {
+    const res = await raw({ path: "/api/v1/events", method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")).toBe("DELETE, GET, HEAD, OPTIONS");
+  });
+
+  test("an oversized body is refused with an envelope before it is read", async () => {
+    const res = await raw({ path: "/api/v1/register", method: "POST", headers: { authorization: basic(s.users.hamlet), "content-type": "application/x-www-form-urlencoded", "content-length": String(6 * 1024 * 1024) }, body: "a=1" });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ result: "error", msg: "Request body too large" });
+  });
+});
