@@ -2,6 +2,7 @@ import type { Config } from "./config/schema";
 import { closeApp, openApp } from "./app";
 import { createServer } from "./server";
 import { ensureOrganization } from "./main";
+import { startScheduler } from "./scheduler";
 
 /** parley serve: open, listen, and on SIGTERM/SIGINT stop cleanly (exit 0). Returns -1 while serving. */
 export async function serve(config: Config): Promise<number> {
@@ -20,6 +21,7 @@ export async function serve(config: Config): Promise<number> {
     await closeApp(app);
     throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${(e as Error).message}`);
   }
+  startScheduler(app);
   const port = server.server?.port;
   console.log(`Parley is serving ${config.server.external_url} (listening on ${config.server.host}:${port}, data in ${config.data_dir})`);
   let stopping = false;

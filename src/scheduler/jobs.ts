@@ -1,0 +1,14 @@
+import type { App } from "../app";
+import type { Job } from "./loop";
+
+/** Drops event queues idle past their lifespan (Zulip runs this every minute). */
+const gcEventQueues: Job = {
+  name: "gc-event-queues",
+  intervalMs: 60_000,
+  run: async (app: App) => app.events.gc(),
+};
+
+/** Every job of the built-in loop. Each only calls an action. */
+export function defaultJobs(): Job[] {
+  return [gcEventQueues];
+}

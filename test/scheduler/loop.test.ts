@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../helpers/server";
+import { Scheduler, type Job } from "../../src/scheduler";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer({ seed: false });
+});
+afterAll(() => s.close());
+
+const job = (name: string, intervalMs: number, run: () => Promise<unknown>): Job => ({ name, intervalMs, run: () => run() });
+
+describe("the timer loop", () => {
+  test("runs every job on the first tick, then each at its own interval", async () => {
+    const runs: string[] = [];
+    const loop = new Scheduler(s.app, [job("fast", 1000, async () => runs.push("fast")), job("slow", 5000, async () => runs.push("slow"))]);
+    await loop.tick();
+    expect(runs).toEqual(["fast", "slow"]);
+    s.clock.advance(1000);
+    await loop.tick();
+    expect(runs).toEqual(["fast", "slow", "fast"]);
+    s.clock.advance(500);
+    await loop.tick();
+    expect(runs).toHaveLength(3);
+    s.clock.advance(3500);
+    await loop.tick();
+    expect(runs).toEqual(["fast", "slow", "fast", "fast", "slow"]);
+    await loop.stop();
+  });
+
+  test("a job never overlaps itself", async () => {
+    let running = 0;
+    let maxRunning = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const loop = new Scheduler(s.app, [
+      job("slowpoke", 100, async () => {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        await gate;
+        running--;
+      }),
+    ]);
+    const first = loop.tick();
+    s.clock.advance(1000);
+    await Promise.race([loop.tick(), Bun.sleep(10)]);
+    s.clock.advance(1000);
+    await Promise.race([loop.tick(), Bun.sleep(10)]);
+    expect(loop.status()[0]!.running).toBe(true);
+    release();
+    await first;
+    expect(maxRunning).toBe(1);
+    await loop.stop();
+  });
+
+  test("a failing job is logged, counted and retried next interval without stopping the others", async () => {
+    let attempts = 0;
+    const ok: number[] = [];
+    const loop = new Scheduler(s.app, [
+      job("flaky", 1000, async () => {
+        attempts++;
+        if (attempts < 3) throw new Error("boom");
+      }),
+      job("steady", 1000, async () => ok.push(1)),
+    ]);
+    await loop.tick();
+    expect(loop.status().find((j) => j.name === "flaky")!.failures).toBe(1);
+    s.clock.advance(1000);
+    await loop.tick();
+    s.clock.advance(1000);
+    await loop.tick();
+    expect(attempts).toBe(3);
+    expect(ok).toHaveLength(3);
+    expect(loop.status().find((j) => j.name === "flaky")!.failures).toBe(0);
+    await loop.stop();
+  });
+
+  test("stop waits for the running job and no job starts afterwards", async () => {
+    let finished = false;
+    let starts = 0;
+    const loop = new Scheduler(s.app, [
+      job("long", 10, async () => {
+        starts++;
+        await Bun.sleep(50);
+        finished = true;
+      }),
+    ]);
+    void loop.tick();
+    await loop.stop();
+    expect(finished).toBe(true);
+    s.clock.advance(1000);
+    await loop.tick();
+    expect(starts).toBe(1);
+  });
+});
