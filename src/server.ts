@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { App } from "./app";
 import { errorResponse, json } from "./http/error-handler";
 import { apiRoutes } from "./routes";
+import { webRoutes } from "./routes/web";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
@@ -31,7 +32,8 @@ export function createServer(app: App) {
     .onAfterHandle(({ set }) => {
       if (!set.headers["cache-control"]) set.headers["cache-control"] = "no-store, no-cache, must-revalidate, max-age=0";
     })
-    .use(api);
+    .use(api)
+    .use(webRoutes(app));
 
   async function headAsGet(request: Request): Promise<Response> {
     const res = await server.handle(new Request(request.url, { method: "GET", headers: request.headers }));

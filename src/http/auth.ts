@@ -1,8 +1,11 @@
 import type { App } from "../app";
 import { unauthorized, ZulipError } from "../errors";
 import { findUserByApiKey, type UserRow } from "../store/users";
+import { csrfToken } from "../domain/csrf";
 
 export const SESSION_COOKIE = "parley_session";
+export const CSRF_COOKIE = "parley_csrf";
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Who is calling: HTTP Basic `email:api_key` (what every Zulip API client sends), or the web
@@ -12,7 +15,13 @@ export async function authenticate(app: App, request: Request): Promise<UserRow>
   const header = request.headers.get("authorization");
   if (!header) {
     const session = sessionToken(request);
-    if (session) return authenticateSession(app, session);
+    if (session) {
+      // A cookie rides along on cross-site requests: unsafe methods must prove they come from our page.
+      if (!SAFE_METHODS.has(request.method) && request.headers.get("x-csrftoken") !== csrfToken(session)) {
+        throw new ZulipError("CSRF_FAILED", "CSRF error: CSRF token missing or incorrect", 403);
+      }
+      return authenticateSession(app, session);
+    }
     throw unauthorized();
   }
   const [scheme, encoded] = header.trim().split(/\s+/, 2);

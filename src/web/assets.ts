@@ -1,0 +1,10 @@
+// The web client's files, imported as text so `bun build --compile` embeds them in the executable.
+import indexHtml from "../../assets/index.html" with { type: "text" };
+import appJs from "../../assets/app.js" with { type: "text" };
+import styleCss from "../../assets/style.css" with { type: "text" };
+
+export const ASSETS: Record<string, { body: string; type: string }> = {
+  "/": { body: indexHtml, type: "text/html; charset=utf-8" },
+  "/static/app.js": { body: appJs, type: "text/javascript; charset=utf-8" },
+  "/static/style.css": { body: styleCss, type: "text/css; charset=utf-8" },
+};
