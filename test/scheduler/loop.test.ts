@@ -93,3 +93,20 @@ describe("the timer loop", () => {
     expect(starts).toBe(1);
   });
 });
+
+describe("the default jobs", () => {
+  test("garbage-collect idle event queues and expired sessions", async () => {
+    const { defaultJobs } = await import("../../src/scheduler/jobs");
+    const q = s.app.events.register({ userId: 1, eventTypes: null, applyMarkdown: false, clientGravatar: true, allPublicStreams: false, narrow: [], capabilities: {}, lifespanSecs: 0, clientName: "t" });
+    const now = s.clock.now() / 1000;
+    await s.app.db.run("INSERT INTO realm (name, date_created) VALUES ('x', 0)");
+    await s.app.db.run("INSERT INTO users (realm_id, email, delivery_email, full_name, api_key, date_joined) VALUES (1, 'a@b.co', 'a@b.co', 'A', 'k', 0)");
+    await s.app.db.run("INSERT INTO sessions (token, user_id, created, expires) VALUES ('old', 1, ?, ?), ('new', 1, ?, ?)", [now - 10, now + 60, now, now + 7200]);
+    s.clock.advance(11 * 60_000);
+    const loop = new Scheduler(s.app, defaultJobs());
+    await loop.tick();
+    expect(() => s.app.events.get(q.id, 1)).toThrow();
+    expect((await s.app.db.all("SELECT token FROM sessions")).map((r) => r.token)).toEqual(["new"]);
+    await loop.stop();
+  });
+});
