@@ -1,0 +1,143 @@
+#!/usr/bin/env bun
+// The load process: runs one scenario against a server on loopback and prints one JSON line.
+// Usage: bun test/bench/load.ts '<scenario json>'
+import { summarize } from "./stats";
+
+type Http = { method: string; path: string; headers?: Record<string, string>; body?: string | ((i: number) => string) };
+
+interface Scenario {
+  kind: "http" | "events-latency" | "held-polls";
+  base: string;
+  concurrency?: number;
+  durationMs?: number;
+  requests?: Http[]; // round-robin per worker
+  auths?: string[]; // Authorization headers, one per worker (round-robin)
+  // events-latency
+  sender?: { auth: string; body: string };
+  watcher?: { auth: string };
+  idle?: { auths: string[]; count: number };
+  samples?: number;
+  // held-polls
+  polls?: { auths: string[]; count: number };
+  holdMs?: number;
+}
+
+const scenario: Scenario = JSON.parse(process.argv[2]!);
+
+async function request(base: string, r: Http, auth: string | undefined, i: number): Promise<Response> {
+  const headers: Record<string, string> = { ...(r.headers ?? {}) };
+  if (auth) headers.authorization = auth;
+  let body: string | undefined;
+  if (r.body !== undefined) {
+    body = typeof r.body === "function" ? r.body(i) : r.body;
+    headers["content-type"] ??= "application/x-www-form-urlencoded";
+  }
+  return fetch(base + r.path, { method: r.method, headers, body });
+}
+
+async function httpScenario(s: Scenario) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + (s.durationMs ?? 5000);
+  const start = performance.now();
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: s.concurrency ?? 32 }, async (_, w) => {
+      const auth = s.auths?.[w % s.auths.length];
+      while (performance.now() < until) {
+        const r = s.requests![n % s.requests!.length]!;
+        const i = n++;
+        const t0 = performance.now();
+        try {
+          const res = await request(s.base, r, auth, i);
+          await res.arrayBuffer();
+          if (res.status >= 400) errors++;
+          else latencies.push(performance.now() - t0);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  return { ...summarize(latencies, performance.now() - start), errors };
+}
+
+async function register(base: string, auth: string, eventTypes: string[]) {
+  const res = await fetch(`${base}/api/v1/register`, {
+    method: "POST",
+    headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ event_types: JSON.stringify(eventTypes), fetch_event_types: "[]" }),
+  });
+  const body = (await res.json()) as any;
+  if (body.result !== "success") throw new Error(`register failed: ${JSON.stringify(body)}`);
+  return body.queue_id as string;
+}
+
+/** Holds a long-poll open on a queue forever (re-polling after each answer) until stopped. */
+function holdPoll(base: string, auth: string, queueId: string, stop: { done: boolean }, onEvents?: (events: any[]) => void) {
+  let last = -1;
+  const loop = async () => {
+    while (!stop.done) {
+      try {
+        const res = await fetch(`${base}/api/v1/events?queue_id=${queueId}&last_event_id=${last}`, { headers: { authorization: auth } });
+        const body = (await res.json()) as any;
+        for (const e of body.events ?? []) last = Math.max(last, e.id);
+        if (body.events?.length) onEvents?.(body.events);
+      } catch {
+        await Bun.sleep(50);
+      }
+    }
+  };
+  return loop();
+}
+
+async function eventsLatency(s: Scenario) {
+  const stop = { done: false };
+  const idleQueues = await Promise.all(Array.from({ length: s.idle!.count }, (_, i) => register(s.base, s.idle!.auths[i % s.idle!.auths.length]!, ["message"])));
+  const idleLoops = idleQueues.map((q, i) => holdPoll(s.base, s.idle!.auths[i % s.idle!.auths.length]!, q, stop));
+  const watchQueue = await register(s.base, s.watcher!.auth, ["message"]);
+  let waiting: ((t: number) => void) | null = null;
+  const watchLoop = holdPoll(s.base, s.watcher!.auth, watchQueue, stop, () => waiting?.(performance.now()));
+  await Bun.sleep(500);
+  const latencies: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < (s.samples ?? 200); i++) {
+    await Bun.sleep(5); // let the watcher re-park its long-poll
+    const got = new Promise<number>((r) => (waiting = r));
+    const t0 = performance.now();
+    const res = await fetch(`${s.base}/api/v1/messages`, {
+      method: "POST",
+      headers: { authorization: s.sender!.auth, "content-type": "application/x-www-form-urlencoded" },
+      body: s.sender!.body.replace("{i}", String(i)),
+    });
+    await res.arrayBuffer();
+    const t1 = await Promise.race([got, Bun.sleep(2000).then(() => NaN)]);
+    if (!Number.isNaN(t1)) latencies.push(t1 - t0);
+  }
+  stop.done = true;
+  void idleLoops;
+  void watchLoop;
+  return { ...summarize(latencies, performance.now() - start), idle_queues: s.idle!.count };
+}
+
+async function heldPolls(s: Scenario) {
+  const stop = { done: false };
+  const queues: string[] = [];
+  const batch = 200;
+  for (let i = 0; i < s.polls!.count; i += batch) {
+    const n = Math.min(batch, s.polls!.count - i);
+    queues.push(...(await Promise.all(Array.from({ length: n }, (_, j) => register(s.base, s.polls!.auths[(i + j) % s.polls!.auths.length]!, ["message"])))));
+  }
+  // tell the orchestrator the queues exist (it reads RSS before polls connect)
+  console.log(JSON.stringify({ phase: "registered", queues: queues.length }));
+  queues.forEach((q, i) => void holdPoll(s.base, s.polls!.auths[i % s.polls!.auths.length]!, q, stop));
+  await Bun.sleep(s.holdMs ?? 5000);
+  console.log(JSON.stringify({ phase: "held", polls: queues.length }));
+  await Bun.sleep(2000);
+  stop.done = true;
+  return { held: queues.length };
+}
+
+const result = scenario.kind === "http" ? await httpScenario(scenario) : scenario.kind === "events-latency" ? await eventsLatency(scenario) : await heldPolls(scenario);
+console.log(JSON.stringify({ phase: "result", ...result }));
+process.exit(0);

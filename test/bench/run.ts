@@ -1,0 +1,279 @@
+#!/usr/bin/env bun
+// npm run bench: starts Parley on a fresh data dir, seeds it, drives it from a separate load process on
+// loopback, and prints each figure beside the baselines measured in the same run. Writes JSON to
+// bench-results/. Options: --exe (use build/parley), --quick (smaller data, shorter runs).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { closeApp, openApp } from "../../src/app";
+import { loadConfig } from "../../src/config/load";
+import { seedMessages, seedUsers } from "./seed";
+
+const ROOT = join(import.meta.dir, "../..");
+const quick = process.argv.includes("--quick");
+const useExe = process.argv.includes("--exe");
+const SECONDS = quick ? 2000 : 5000;
+const MESSAGES = quick ? 100_000 : 1_000_000;
+const dir = mkdtempSync(join(tmpdir(), "parley-bench-"));
+const results: Record<string, any> = { date: new Date().toISOString(), quick, exe: useExe };
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+const parleyCmd = (args: string[]) => (useExe ? [join(ROOT, "build/parley"), ...args] : [process.execPath, join(ROOT, "src/main.ts"), ...args]);
+
+async function freePort() {
+  const s = Bun.serve({ port: 0, fetch: () => new Response() });
+  const p = s.port!;
+  s.stop(true);
+  return p;
+}
+
+async function waitUp(url: string, timeoutMs = 15000) {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    try {
+      await fetch(url);
+      return performance.now() - t0;
+    } catch {
+      await Bun.sleep(2);
+    }
+  }
+  throw new Error(`${url} never answered`);
+}
+
+const rssKiB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)![1]);
+
+async function load(scenario: object, onLine?: (line: any) => void): Promise<any> {
+  const p = Bun.spawn([process.execPath, join(import.meta.dir, "load.ts"), JSON.stringify(scenario)], {
+    stdout: "pipe",
+    stderr: "inherit",
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "20000" },
+  });
+  let result: any;
+  const reader = p.stdout.getReader();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += new TextDecoder().decode(value);
+    let nl: number;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      if (line.phase === "result") result = line;
+      else onLine?.(line);
+    }
+  }
+  await p.exited;
+  return result;
+}
+
+const form = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
+const basic = (email: string, key: string) => "Basic " + btoa(`${email}:${key}`);
+
+// ---------- baselines ----------
+async function baseline(kind: "hello" | "elysia-insert") {
+  const port = await freePort();
+  const p = Bun.spawn([process.execPath, join(import.meta.dir, "baselines.ts"), kind, String(port), dir], { stdout: "pipe", stderr: "inherit" });
+  await waitUp(`http://127.0.0.1:${port}/`);
+  const r = await load({
+    kind: "http",
+    base: `http://127.0.0.1:${port}`,
+    concurrency: 32,
+    durationMs: SECONDS,
+    requests: [kind === "hello" ? { method: "GET", path: "/" } : { method: "POST", path: "/insert", body: "content=hello" }],
+  });
+  p.kill();
+  await p.exited;
+  return r;
+}
+
+// ---------- Parley ----------
+let server: ReturnType<typeof Bun.spawn> | null = null;
+let base = "";
+
+async function startParley() {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const t0 = performance.now();
+  server = Bun.spawn(parleyCmd(["serve", "--data-dir", dir, "--port", String(port)]), { stdout: "ignore", stderr: "inherit", env: { ...process.env, PARLEY_CONFIG: join(dir, "bench.toml") } });
+  await waitUp(`${base}/api/v1/server_settings`);
+  return performance.now() - t0;
+}
+
+async function stopParley() {
+  server?.kill("SIGTERM");
+  await server?.exited;
+  server = null;
+}
+
+async function api(auth: string, method: string, path: string, params: Record<string, unknown> = {}) {
+  const q = method === "GET" ? `?${form(params)}` : "";
+  const res = await fetch(`${base}/api/v1${path}${q}`, { method, headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" }, body: method === "GET" ? undefined : form(params) });
+  const body = (await res.json()) as any;
+  if (body.result !== "success") throw new Error(`${method} ${path}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function main() {
+  writeFileSync(join(dir, "bench.toml"), "[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n");
+  log(`data dir ${dir}`);
+  results.baseline_hello = await baseline("hello");
+  log(`baseline hello: ${results.baseline_hello.per_second} req/s`);
+  results.baseline_elysia_insert = await baseline("elysia-insert");
+  log(`baseline elysia+insert: ${results.baseline_elysia_insert.per_second} req/s`);
+
+  // organization, owner, users
+  const init = Bun.spawnSync(parleyCmd(["init", "--data-dir", dir, "--org-name", "Bench", "--email", "owner@bench.test", "--full-name", "Owner"]), { env: { ...process.env, PARLEY_CONFIG: join(dir, "bench.toml") } });
+  const owner = JSON.parse(init.stdout.toString());
+  const ownerAuth = basic(owner.email, owner.api_key);
+  const config = loadConfig({ dataDir: dir }, {});
+  let app = await openApp(config, { quiet: true });
+  const users = await seedUsers(app, 1000);
+  await closeApp(app);
+  const auth = (i: number) => basic(users[i]!.email, users[i]!.key);
+
+  // start-up and idle memory
+  results.start_to_first_answer_ms = Math.round(await startParley());
+  await Bun.sleep(1000);
+  results.idle_rss_mib = Math.round(rssKiB(server!.pid) / 102.4) / 10;
+  log(`start ${results.start_to_first_answer_ms} ms, idle RSS ${results.idle_rss_mib} MiB`);
+
+  // channels: "bench" with 20 subscribers, "history" for the fetch/search data, 98 more for register
+  await api(ownerAuth, "POST", "/users/me/subscriptions", { subscriptions: [{ name: "bench" }], principals: users.slice(0, 20).map((u) => u.id) });
+  await api(ownerAuth, "POST", "/users/me/subscriptions", { subscriptions: [{ name: "history" }], principals: [users[0]!.id] });
+  for (let c = 0; c < 98; c += 14) {
+    const names = Array.from({ length: Math.min(14, 98 - c) }, (_, i) => ({ name: `channel ${c + i}` }));
+    await api(ownerAuth, "POST", "/users/me/subscriptions", { subscriptions: names, principals: users.slice(c, c + 50).map((u) => u.id) });
+  }
+  const benchId = (await api(ownerAuth, "GET", "/get_stream_id", { stream: "bench" })).stream_id;
+  const historyId = (await api(ownerAuth, "GET", "/get_stream_id", { stream: "history" })).stream_id;
+
+  // send to a 20-subscriber channel, 32 concurrent senders (the 20 subscribers take turns)
+  results.send_20_subscribers = await load({
+    kind: "http",
+    base,
+    concurrency: 32,
+    durationMs: SECONDS,
+    auths: users.slice(0, 20).map((_, i) => auth(i)),
+    requests: [{ method: "POST", path: "/api/v1/messages", body: form({ type: "channel", to: benchId, topic: "load", content: "Hello @**Bench User 3**, how is it going? :smile:" }) }],
+  });
+  log(`send: ${results.send_20_subscribers.per_second} msg/s p99 ${results.send_20_subscribers.p99_ms} ms`);
+
+  // send → the recipient's pending GET /events, with 1,000 queues connected
+  results.send_to_event = await load({
+    kind: "events-latency",
+    base,
+    samples: quick ? 100 : 300,
+    sender: { auth: auth(1), body: form({ type: "direct", to: [users[2]!.id], content: "ping {i}" }) },
+    watcher: { auth: auth(2) },
+    idle: { auths: users.slice(3, 1000).map((_, i) => auth(i + 3)), count: 1000 },
+  });
+  log(`send→event: p50 ${results.send_to_event.p50_ms} ms p99 ${results.send_to_event.p99_ms} ms`);
+
+  // presence updates
+  results.presence = await load({
+    kind: "http",
+    base,
+    concurrency: 32,
+    durationMs: SECONDS,
+    auths: users.slice(0, 200).map((_, i) => auth(i)),
+    requests: [{ method: "POST", path: "/api/v1/users/me/presence", body: form({ status: "active", ping_only: true }) }],
+  });
+  log(`presence: ${results.presence.per_second} req/s`);
+
+  // register in an org of 1,000 users and 100 channels (sequential requests)
+  results.register = await load({
+    kind: "http",
+    base,
+    concurrency: 1,
+    durationMs: SECONDS,
+    auths: [auth(5)],
+    requests: [{ method: "POST", path: "/api/v1/register", body: "" }],
+  });
+  log(`register: p50 ${results.register.p50_ms} ms`);
+
+  // 10,000 concurrent waiting GET /events: RSS above idle
+  await stopParley();
+  await startParley();
+  await Bun.sleep(500);
+  const idleRss = rssKiB(server!.pid);
+  let registeredRss = 0;
+  let heldRss = 0;
+  const held = quick ? 2000 : 10_000;
+  await load({ kind: "held-polls", base, polls: { auths: users.map((_, i) => auth(i)), count: held }, holdMs: 4000 }, (line) => {
+    if (line.phase === "registered") registeredRss = rssKiB(server!.pid);
+    if (line.phase === "held") heldRss = rssKiB(server!.pid);
+  });
+  results.held_polls = { held, idle_rss_mib: round(idleRss / 1024), rss_mib: round(heldRss / 1024), kib_each_above_idle: round((heldRss - idleRss) / held), queues_only_kib_each: round((registeredRss - idleRss) / held) };
+  log(`held polls: ${JSON.stringify(results.held_polls)}`);
+
+  // a million messages for fetch and search
+  await stopParley();
+  app = await openApp(config, { quiet: true });
+  const t0 = performance.now();
+  await seedMessages(app, { streamId: historyId, senderId: users[0]!.id, readers: [users[0]!.id], count: MESSAGES, topics: 1000 });
+  results.seed_seconds = round((performance.now() - t0) / 1000);
+  await closeApp(app);
+  log(`seeded ${MESSAGES} messages in ${results.seed_seconds} s`);
+  await startParley();
+  results.fetch_topic_newest_100 = await load({
+    kind: "http",
+    base,
+    concurrency: 1,
+    durationMs: SECONDS,
+    auths: [auth(0)],
+    requests: [{ method: "GET", path: `/api/v1/messages?${form({ anchor: "newest", num_before: 100, num_after: 0, narrow: [{ operator: "channel", operand: historyId }, { operator: "topic", operand: "hot" }] })}` }],
+  });
+  log(`fetch: p50 ${results.fetch_topic_newest_100.p50_ms} ms`);
+  results.search = await load({
+    kind: "http",
+    base,
+    concurrency: 1,
+    durationMs: SECONDS,
+    auths: [auth(0)],
+    requests: [{ method: "GET", path: `/api/v1/messages?${form({ anchor: "newest", num_before: 20, num_after: 0, narrow: [{ operator: "search", operand: "needle" }] })}` }],
+  });
+  log(`search: p50 ${results.search.p50_ms} ms`);
+  await stopParley();
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+function table() {
+  const r = results;
+  const rows: [string, string, string, string][] = [
+    ["baseline: Bun.serve hello, 32 conns", `${r.baseline_hello?.per_second} req/s`, "", `p99 ${r.baseline_hello?.p99_ms} ms`],
+    ["baseline: Elysia + 1 libSQL insert", `${r.baseline_elysia_insert?.per_second} req/s`, "", `p99 ${r.baseline_elysia_insert?.p99_ms} ms`],
+    ["send, 20-subscriber channel, 32 senders", `${r.send_20_subscribers?.per_second} msg/s, p99 ${r.send_20_subscribers?.p99_ms} ms`, "≥ 8,000 msg/s, p99 < 20 ms", `errors ${r.send_20_subscribers?.errors}`],
+    ["send → pending GET /events (1,000 queues)", `p50 ${r.send_to_event?.p50_ms} ms, p99 ${r.send_to_event?.p99_ms} ms`, "p50 < 2 ms, p99 < 10 ms", `${r.send_to_event?.count} samples`],
+    ["held GET /events", `${r.held_polls?.held} held, ${r.held_polls?.kib_each_above_idle} KiB each, RSS ${r.held_polls?.rss_mib} MiB`, "10,000, ≤ 20 KiB each, < 260 MB", ""],
+    [`GET /messages newest 100 of a topic (${MESSAGES.toLocaleString()} stored)`, `p50 ${r.fetch_topic_newest_100?.p50_ms} ms`, "p50 < 3 ms", `p99 ${r.fetch_topic_newest_100?.p99_ms} ms`],
+    [`search over ${MESSAGES.toLocaleString()} messages`, `p50 ${r.search?.p50_ms} ms`, "p50 < 25 ms", `p99 ${r.search?.p99_ms} ms`],
+    ["POST /register, 1,000 users, 100 channels", `p50 ${r.register?.p50_ms} ms`, "p50 < 20 ms", `p99 ${r.register?.p99_ms} ms`],
+    ["presence update", `${r.presence?.per_second} req/s`, "≥ 20,000 req/s", `p99 ${r.presence?.p99_ms} ms`],
+    ["idle RSS after start", `${r.idle_rss_mib} MiB`, "< 60 MB", ""],
+    ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts"],
+  ];
+  const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length), 6));
+  const line = (row: string[]) => row.map((c, i) => c.padEnd(w[i]!)).join(" | ");
+  console.log(line(["figure", "measured", "goal", "note"]));
+  console.log(w.map((n) => "-".repeat(n)).join("-|-"));
+  for (const row of rows) console.log(line(row));
+}
+
+try {
+  await main();
+} catch (e) {
+  log(`failed: ${(e as Error).stack ?? e}`);
+  results.error = String((e as Error).message ?? e);
+} finally {
+  await stopParley().catch(() => {});
+  table();
+  mkdirSync(join(ROOT, "bench-results"), { recursive: true });
+  const out = join(ROOT, "bench-results", `bench-${results.date.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(out, JSON.stringify(results, null, 2));
+  console.log(`\nresults written to ${out}`);
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(results.error ? 1 : 0);
+}
+
