@@ -1,13 +1,29 @@
 import { nowSecs, realmOf, reloadGroups, type App } from "../app";
-import { ROLES, systemGroupsForRole } from "../domain/roles";
-import { userDict } from "../domain/user-format";
+import { isAdmin, isOwner, ROLE, ROLES, systemGroupsForRole, type SystemGroupName } from "../domain/roles";
+import { userDict, type ProfileData } from "../domain/user-format";
 import { fullNameProblem, isValidEmail, passwordProblem } from "../domain/validate";
-import { badRequest } from "../errors";
+import { adminRequired, badRequest, ownerRequired } from "../errors";
 import { generateApiKey } from "../lib/random";
-import { addMembers } from "../store/groups";
+import { addMembers, removeMembers } from "../store/groups";
 import { insertRecipient } from "../store/realm";
-import { findUserByEmail, findUserById, insertUser, listUsers, updateUser, type UserRow } from "../store/users";
+import {
+  countActiveUsers,
+  findActiveUserByFullName,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  listActiveUserIds,
+  listActiveUserIdsWithRoles,
+  listUsers,
+  listStreamNames,
+  listUsersByIds,
+  updateUser,
+  type UserRow,
+} from "../store/users";
 import type { Sql } from "../store/db";
+import { botDict } from "../domain/user-format";
+import { profileDataOf, updateProfileData, type ProfileDataItem } from "./profile-fields";
+import { accessibleUserIds, accessUserById, canAccessUser, checkAccess, usersWhoCanAccess } from "./user-access";
 
 export interface NewUserInput {
   email: string;
@@ -18,6 +34,9 @@ export interface NewUserInput {
   isBot?: boolean;
   botType?: number | null;
   botOwnerId?: number | null;
+  defaultSendingStreamId?: number | null;
+  defaultEventsRegisterStreamId?: number | null;
+  defaultAllPublicStreams?: boolean;
 }
 
 export interface CreatedUser {
@@ -31,7 +50,8 @@ export const hashPassword = (password: string) => Bun.password.hash(password, { 
 
 /**
  * Creates a user (or bot): validated, written with its group memberships and default-channel
- * subscriptions in one transaction, then announced with a realm_user add event.
+ * subscriptions in one transaction, then announced: realm_user add, system-group add_members,
+ * and for bots realm_bot add to the owner and the administrators.
  */
 export async function createUser(app: App, _actor: UserRow | null, input: NewUserInput, extra?: (sql: Sql, userId: number) => Promise<void>): Promise<CreatedUser> {
   const realm = realmOf(app);
@@ -47,6 +67,7 @@ export async function createUser(app: App, _actor: UserRow | null, input: NewUse
   if (await findUserByEmail(app.db, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
   const passwordHash = input.password !== null ? await hashPassword(input.password) : null;
   const apiKey = generateApiKey();
+  const groups = systemGroupsForRole(input.role).map((name) => app.systemGroups.get(name)!);
   const userId = await app.db.tx(async (sql) => {
     if (await findUserByEmail(sql, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
     const id = await insertUser(sql, {
@@ -61,18 +82,27 @@ export async function createUser(app: App, _actor: UserRow | null, input: NewUse
       botType: input.botType,
       botOwnerId: input.botOwnerId,
       dateJoined: nowSecs(app),
+      defaultSendingStreamId: input.defaultSendingStreamId,
+      defaultEventsRegisterStreamId: input.defaultEventsRegisterStreamId,
+      defaultAllPublicStreams: input.defaultAllPublicStreams,
     });
     const recipientId = await insertRecipient(sql, 1, id);
     await updateUser(sql, id, { recipient_id: recipientId });
-    for (const name of systemGroupsForRole(input.role)) await addMembers(sql, app.systemGroups.get(name)!, [id]);
+    for (const g of groups) await addMembers(sql, g, [id]);
     await subscribeToDefaultStreams(sql, id);
     if (extra) await extra(sql, id);
     return id;
   });
   await reloadGroups(app);
   const user = (await findUserById(app.db, userId))!;
-  const everyone = (await listUsers(app.db, realm.id)).filter((u) => u.is_active).map((u) => u.id);
-  app.events.publish({ type: "realm_user", op: "add", person: userDict(user, { clientGravatar: false }) }, everyone);
+  const person = userDict(user, { clientGravatar: false, profileData: user.is_bot ? undefined : {} });
+  app.events.publish({ type: "realm_user", op: "add", person }, await usersWhoCanAccess(app, userId));
+  const everyone = await listActiveUserIds(app.db, realm.id);
+  for (const g of groups) app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [userId] }, everyone);
+  if (user.is_bot) {
+    const bot = botDict(user, await streamNames(app, [user]));
+    app.events.publish({ type: "realm_bot", op: "add", bot }, await botAdministrators(app, user));
+  }
   return { userId, email, apiKey };
 }
 
@@ -93,9 +123,156 @@ export const STREAM_COLORS = [
   "#c6a8ad", "#e7cc4d", "#c8bebf", "#a47462",
 ];
 
+/** Resolves bots' default channel ids to names (bot dicts show names). */
+export async function streamNames(app: App, bots: UserRow[]): Promise<(id: number | null) => string | null> {
+  const ids = bots.flatMap((b) => [b.default_sending_stream_id, b.default_events_register_stream_id]).filter((i): i is number => i !== null);
+  const names = new Map((await listStreamNames(app.db, [...new Set(ids)])).map((r) => [r.id, r.name]));
+  return (id) => (id === null ? null : (names.get(id) ?? null));
+}
+
+/** Who receives realm_bot events about a bot: its owner and the organization's administrators. */
+export async function botAdministrators(app: App, bot: UserRow): Promise<number[]> {
+  const admins = await listActiveUserIdsWithRoles(app.db, realmOf(app).id, [ROLE.owner, ROLE.administrator]);
+  const out = new Set(admins);
+  if (bot.bot_owner_id !== null) out.add(bot.bot_owner_id);
+  return [...out].sort((a, b) => a - b);
+}
+
 /** Replaces a user's API key; the old one stops working at once. */
 export async function regenerateApiKey(app: App, user: UserRow): Promise<string> {
   const apiKey = generateApiKey();
   await app.db.tx((sql) => updateUser(sql, user.id, { api_key: apiKey }));
   return apiKey;
 }
+
+/** POST /users: administrators who also hold can_create_users. */
+export async function createUserByAdmin(app: App, actor: UserRow, input: { email: string; password: string; fullName: string }): Promise<number> {
+  if (!isAdmin(actor.role)) throw adminRequired();
+  if (!actor.can_create_users) throw badRequest("User not authorized to create users");
+  const created = await createUser(app, actor, { email: input.email, fullName: input.fullName, password: input.password, role: ROLE.member });
+  return created.userId;
+}
+
+export interface UserFormat {
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+async function formatUsers(app: App, users: UserRow[], opts: UserFormat) {
+  const profiles = opts.includeCustomProfileFields ? await profileDataOf(app, users.length > 50 ? "all" : users.map((u) => u.id)) : null;
+  return users.map((u) => userDict(u, { clientGravatar: opts.clientGravatar, profileData: profiles ? (profiles.get(u.id) ?? {}) : undefined }));
+}
+
+/**
+ * GET /users: every user the caller may see (all of them for spectators when public access is on),
+ * optionally only `userIds` (an id that is not visible is "Invalid user ID").
+ */
+export async function getUsers(app: App, actor: UserRow | null, opts: UserFormat & { userIds?: number[] }) {
+  const realm = realmOf(app);
+  let users = await listUsers(app.db, realm.id);
+  const visible = actor ? await accessibleUserIds(app, actor) : null;
+  if (visible) users = users.filter((u) => visible.has(u.id));
+  if (opts.userIds) {
+    const byId = new Map(users.map((u) => [u.id, u]));
+    for (const id of opts.userIds) if (!byId.has(id)) throw badRequest(`Invalid user ID: ${id}`);
+    users = [...new Set(opts.userIds)].sort((a, b) => a - b).map((id) => byId.get(id)!);
+  }
+  return formatUsers(app, users, opts);
+}
+
+/** GET /users/{user_id} and /users/{email}: one user the caller may see (bots and deactivated users included). */
+export async function getUser(app: App, actor: UserRow | null, target: { id: number } | { email: string }, opts: UserFormat) {
+  const realm = realmOf(app);
+  const user = "id" in target ? await findUserById(app.db, target.id) : await findUserByEmail(app.db, realm.id, target.email);
+  if (!user || user.realm_id !== realm.id) throw badRequest("No such user");
+  if (actor && !(await canAccessUser(app, actor, user.id))) throw badRequest("Insufficient permission");
+  return (await formatUsers(app, [user], opts))[0]!;
+}
+
+async function accessUserByEmail(app: App, actor: UserRow, email: string): Promise<UserRow> {
+  const target = await findUserByEmail(app.db, realmOf(app).id, email);
+  if (!target) throw badRequest("No such user");
+  return checkAccess(app, actor, target, { allowDeactivated: true, allowBots: true, forAdmin: true });
+}
+
+/** Zulip's check_last_owner: `user` is the organization's only active human owner. */
+export async function isLastOwner(app: App, user: UserRow): Promise<boolean> {
+  if (!isOwner(user.role) || user.is_bot || !user.is_active) return false;
+  return (await countActiveUsers(app.db, user.realm_id, { role: ROLE.owner, humansOnly: true })) <= 1;
+}
+
+export interface UserUpdate {
+  fullName?: string;
+  role?: number;
+  profileData?: ProfileDataItem[];
+}
+
+/** PATCH /users/{user_id}: name, role (owners alone grant or remove owner), custom profile data. */
+export async function updateUserByAdmin(app: App, actor: UserRow, ref: { id: number } | { email: string }, input: UserUpdate): Promise<void> {
+  let target = "id" in ref ? await accessUserById(app, actor, ref.id, { allowDeactivated: true, allowBots: true, forAdmin: true }) : await accessUserByEmail(app, actor, ref.email);
+  if (input.role !== undefined && input.role !== target.role) {
+    if ((input.role === ROLE.owner || target.role === ROLE.owner) && !isOwner(actor.role)) throw ownerRequired();
+    if (!isAdmin(actor.role)) throw adminRequired();
+    if (await isLastOwner(app, target)) throw badRequest("The owner permission cannot be removed from the only organization owner.");
+    await changeUserRole(app, target, input.role);
+    target = (await findUserById(app.db, target.id))!;
+  }
+  if (input.fullName !== undefined && input.fullName !== target.full_name && input.fullName.trim() !== "") {
+    await changeFullName(app, target, input.fullName);
+  }
+  if (input.profileData !== undefined) await updateProfileData(app, actor, target, input.profileData);
+}
+
+/**
+ * Changes a user's role and moves them between the role's system groups, in one transaction;
+ * then realm_user update and the user_group membership events.
+ */
+export async function changeUserRole(app: App, target: UserRow, role: number): Promise<void> {
+  if (!ROLES.includes(role)) throw badRequest("Invalid role");
+  const before = new Set(systemGroupsForRole(target.role));
+  const after = new Set(systemGroupsForRole(role));
+  const removed = [...before].filter((g) => !after.has(g));
+  const added = [...after].filter((g) => !before.has(g));
+  const id = (name: SystemGroupName) => app.systemGroups.get(name)!;
+  await app.db.tx(async (sql) => {
+    await updateUser(sql, target.id, { role });
+    for (const g of removed) await removeMembers(sql, id(g), [target.id]);
+    for (const g of added) await addMembers(sql, id(g), [target.id]);
+  });
+  await reloadGroups(app);
+  app.events.publish({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, await usersWhoCanAccess(app, target.id));
+  if (!target.is_active) return;
+  const everyone = await listActiveUserIds(app.db, target.realm_id);
+  for (const g of removed) app.events.publish({ type: "user_group", op: "remove_members", group_id: id(g), user_ids: [target.id] }, everyone);
+  for (const g of added) app.events.publish({ type: "user_group", op: "add_members", group_id: id(g), user_ids: [target.id] }, everyone);
+}
+
+/** Renames a user (Zulip's check_change_full_name); bots' names must be unique among active users. */
+export async function changeFullName(app: App, target: UserRow, fullName: string): Promise<void> {
+  const name = fullName.trim();
+  const problem = fullNameProblem(name);
+  if (problem) throw badRequest(problem);
+  if (name === target.full_name) return;
+  const realm = realmOf(app);
+  const duplicate = await findActiveUserByFullName(app.db, realm.id, name, target.id);
+  if (duplicate && target.is_bot) throw badRequest("Name is already in use!");
+  if (duplicate && realm.settings.require_unique_names) throw badRequest("Unique names required in this organization.");
+  await app.db.tx((sql) => updateUser(sql, target.id, { full_name: name }));
+  app.events.publish({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: name } }, await usersWhoCanAccess(app, target.id));
+  if (target.is_bot) {
+    app.events.publish({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: name } }, await botAdministrators(app, target));
+  }
+}
+
+/** The users `actor` may see among `ids`; others are "Invalid user ID". Deactivated ones only if allowed. */
+export async function usersByIds(app: App, ids: number[], opts: { allowDeactivated?: boolean } = {}): Promise<UserRow[]> {
+  const realm = realmOf(app);
+  const rows = new Map((await listUsersByIds(app.db, ids)).map((u) => [u.id, u]));
+  return ids.map((id) => {
+    const u = rows.get(id);
+    if (!u || u.realm_id !== realm.id || (!u.is_active && !opts.allowDeactivated)) throw badRequest(`Invalid user ID: ${id}`);
+    return u;
+  });
+}
+
+export type { ProfileData };

@@ -3,11 +3,23 @@ import type { App } from "../app";
 import { authRoutes } from "./auth";
 import { eventRoutes } from "./events";
 import { userRoutes } from "./users";
+import { playgroundRoutes } from "./playgrounds";
+import { pushRoutes } from "./push";
+import { presenceRoutes } from "./presence";
+import { botRoutes } from "./bots";
+import { profileFieldRoutes } from "./profile-fields";
+import { userGroupRoutes } from "./user-groups";
 
 /** Every API area, mounted under /api/v1. */
 export function apiRoutes(app: App) {
   return new Elysia({ prefix: "/api/v1" })
     .use(authRoutes(app))
+    .use(playgroundRoutes(app))
+    .use(pushRoutes(app))
+    .use(presenceRoutes(app))
     .use(eventRoutes(app))
-    .use(userRoutes(app));
+    .use(userRoutes(app))
+    .use(botRoutes(app))
+    .use(profileFieldRoutes(app))
+    .use(userGroupRoutes(app));
 }

@@ -125,7 +125,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       try {
         await fn();
       } finally {
-        for (const [id, q] of queues) app.events.delete(q.id, id);
+        // A queue may already be gone (its user was deactivated meanwhile).
+        for (const [id, q] of queues) if (app.events.hasQueues(id)) try { app.events.delete(q.id, id); } catch {}
       }
       const byUser = new Map<number, Event[]>();
       for (const [id, q] of queues) byUser.set(id, q.events.map(({ id: _id, ...e }) => e as Event));

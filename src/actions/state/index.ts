@@ -2,6 +2,11 @@ import type { App } from "../../app";
 import type { UserRow } from "../../store/users";
 import { realmState } from "./realm";
 import { realmUserState } from "./realm-user";
+import { realmBotState } from "./bots";
+import { customProfileFieldState } from "./profile-fields";
+import { userGroupState } from "./user-groups";
+import { playgroundsState } from "./playgrounds";
+import { presenceState } from "./presence";
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -21,4 +26,9 @@ export type StateFetcher = (app: App, me: UserRow, opts: StateOptions) => Promis
 export const STATE_FETCHERS: Record<string, StateFetcher> = {
   realm: realmState,
   realm_user: realmUserState,
+  realm_bot: realmBotState,
+  custom_profile_fields: customProfileFieldState,
+  realm_user_groups: userGroupState,
+  realm_playgrounds: playgroundsState,
+  presence: presenceState,
 };

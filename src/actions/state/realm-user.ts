@@ -2,15 +2,21 @@ import { realmOf, type App } from "../../app";
 import { isAdmin, isGuest, isModerator, isOwner } from "../../domain/roles";
 import { avatarUrl, userDict } from "../../domain/user-format";
 import { listUsers, type UserRow } from "../../store/users";
+import { profileDataOf } from "../profile-fields";
+import { accessibleUserIds } from "../user-access";
 import type { StateOptions } from ".";
 
-/** `realm_user` initial state: the users, and the current user's own fields. */
+/** `realm_user` initial state: the users the caller may see (with custom profile data), and the caller's own fields. */
 export async function realmUserState(app: App, me: UserRow, opts: StateOptions) {
   const realm = realmOf(app);
-  const users = await listUsers(app.db, realm.id);
-  const format = (u: UserRow) => userDict(u, { clientGravatar: opts.clientGravatar });
+  const visible = await accessibleUserIds(app, me);
+  const users = (await listUsers(app.db, realm.id)).filter((u) => visible === null || visible.has(u.id));
+  const profiles = await profileDataOf(app, "all");
+  const format = (u: UserRow) => userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}) });
+  const s = realm.settings;
+  const can = (setting: unknown, allowGuests = false) => (allowGuests || !isGuest(me.role)) && app.groups.settingIncludes(setting as any, me.id);
   return {
-    realm_users: users.filter((u) => u.is_active && !u.is_bot || (u.is_active && u.is_bot)).map(format),
+    realm_users: users.filter((u) => u.is_active).map(format),
     realm_non_active_users: users.filter((u) => !u.is_active).map(format),
     cross_realm_bots: [],
     user_id: me.id,
@@ -19,17 +25,17 @@ export async function realmUserState(app: App, me: UserRow, opts: StateOptions) 
     full_name: me.full_name,
     avatar_source: me.avatar_source,
     avatar_url: avatarUrl(me, false),
-    avatar_url_medium: avatarUrl(me, false),
+    avatar_url_medium: avatarUrl(me, false, true),
     is_admin: isAdmin(me.role),
     is_owner: isOwner(me.role),
     is_moderator: isModerator(me.role),
     is_guest: isGuest(me.role),
     role: me.role,
-    can_create_streams: !isGuest(me.role),
-    can_create_public_streams: !isGuest(me.role),
-    can_create_private_streams: !isGuest(me.role),
-    can_create_web_public_streams: isOwner(me.role),
-    can_subscribe_other_users: !isGuest(me.role),
-    can_invite_others_to_realm: !isGuest(me.role),
+    can_create_streams: can(s.can_create_public_channel_group) || can(s.can_create_private_channel_group),
+    can_create_public_streams: can(s.can_create_public_channel_group),
+    can_create_private_streams: can(s.can_create_private_channel_group),
+    can_create_web_public_streams: can(s.can_create_web_public_channel_group),
+    can_subscribe_other_users: can(s.can_add_subscribers_group),
+    can_invite_others_to_realm: can(s.can_invite_users_group),
   };
 }

@@ -43,7 +43,11 @@ CREATE TABLE users (
   avatar_version   INTEGER NOT NULL DEFAULT 1,
   is_imported_stub INTEGER NOT NULL DEFAULT 0,
   recipient_id     INTEGER REFERENCES recipients (id),
-  settings         TEXT NOT NULL DEFAULT '{}'  -- personal settings (PATCH /settings), merged over defaults
+  settings         TEXT NOT NULL DEFAULT '{}', -- personal settings (PATCH /settings), merged over defaults
+  -- bots: where a bot sends by default and which channel its queues register for (POST/PATCH /bots)
+  default_sending_stream_id         INTEGER,
+  default_events_register_stream_id INTEGER,
+  default_all_public_streams        INTEGER NOT NULL DEFAULT 0
 );
 -- Every authenticated request looks its user up by API key.
 CREATE UNIQUE INDEX users_by_api_key ON users (api_key);
@@ -240,6 +244,7 @@ CREATE TABLE realm_emoji (
   name        TEXT NOT NULL,
   author_id   INTEGER REFERENCES users (id),
   file_name   TEXT NOT NULL,
+  is_animated INTEGER NOT NULL DEFAULT 0,   -- animated emoji also have a still PNG (still_url)
   deactivated INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX realm_emoji_by_name ON realm_emoji (realm_id, name);
@@ -255,7 +260,12 @@ CREATE TABLE attachments (
   create_time     REAL NOT NULL,
   is_realm_public INTEGER NOT NULL DEFAULT 0,
   is_web_public   INTEGER NOT NULL DEFAULT 0,
-  thumbnail_state TEXT                    -- NULL not an image, 'pending', 'done', 'failed'
+  thumbnail_state TEXT,                   -- NULL not an image, 'pending', 'done', 'failed'
+  -- images: dimensions after EXIF rotation, frame count, generated thumbnail names (JSON list)
+  original_width  INTEGER,
+  original_height INTEGER,
+  frames          INTEGER,
+  thumbnails      TEXT
 );
 CREATE INDEX attachments_by_owner ON attachments (owner_id, id);
 -- The cleanup job looks for old attachments with no message.
@@ -302,6 +312,8 @@ CREATE TABLE presence (
 );
 -- Incremental presence sync: "changed since update id N".
 CREATE INDEX presence_by_update ON presence (realm_id, last_update_id);
+-- Initial presence fetch: "connected within the last N days".
+CREATE INDEX presence_by_connected ON presence (realm_id, last_connected_time);
 
 CREATE TABLE invites (
   id                                  INTEGER PRIMARY KEY,
@@ -373,6 +385,7 @@ CREATE TABLE custom_profile_fields (
   required                    INTEGER NOT NULL DEFAULT 0,
   editable_by_user            INTEGER NOT NULL DEFAULT 1
 );
+CREATE UNIQUE INDEX custom_profile_fields_by_name ON custom_profile_fields (realm_id, name COLLATE NOCASE);
 
 CREATE TABLE custom_profile_values (
   user_id        INTEGER NOT NULL REFERENCES users (id),

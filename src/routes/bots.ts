@@ -1,0 +1,70 @@
+import { Elysia, t } from "elysia";
+import type { App } from "../app";
+import { createBot, deactivateBot, listOwnBots, updateBot } from "../actions/bots";
+import { pathInt } from "../http/params";
+import { zulip } from "../http/plugin";
+
+const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
+
+export const botRoutes = (app: App) =>
+  new Elysia()
+    .use(zulip(app))
+    .get("/bots", async ({ args, me }) => args.success({ bots: await listOwnBots(app, me) }), { auth: true })
+    .post(
+      "/bots",
+      async ({ args, me }) => {
+        const p = args.read(
+          t.Object({
+            full_name: t.String(),
+            short_name: t.String(),
+            bot_type: t.Integer({ default: 1 }),
+            default_sending_stream: t.Optional(t.String()),
+            default_events_register_stream: t.Optional(t.String()),
+            default_all_public_streams: t.Optional(t.Boolean()),
+          }),
+        );
+        const bot = await createBot(app, me, {
+          fullName: p.full_name,
+          shortName: p.short_name,
+          botType: p.bot_type,
+          defaultSendingStream: p.default_sending_stream,
+          defaultEventsRegisterStream: p.default_events_register_stream,
+          defaultAllPublicStreams: p.default_all_public_streams,
+        });
+        return args.success(bot);
+      },
+      { auth: true },
+    )
+    .patch(
+      "/bots/:bot_id",
+      async ({ args, me, params }) => {
+        const p = args.read(
+          t.Object({
+            full_name: t.Optional(t.String()),
+            role: t.Optional(Role),
+            bot_owner_id: t.Optional(t.Integer()),
+            default_sending_stream: t.Optional(t.String()),
+            default_events_register_stream: t.Optional(t.String()),
+            default_all_public_streams: t.Optional(t.Boolean()),
+          }),
+        );
+        const result = await updateBot(app, me, pathInt(params.bot_id, "bot_id"), {
+          fullName: p.full_name,
+          role: p.role,
+          botOwnerId: p.bot_owner_id,
+          defaultSendingStream: p.default_sending_stream,
+          defaultEventsRegisterStream: p.default_events_register_stream,
+          defaultAllPublicStreams: p.default_all_public_streams,
+        });
+        return args.success(result);
+      },
+      { auth: true },
+    )
+    .delete(
+      "/bots/:bot_id",
+      async ({ args, me, params }) => {
+        await deactivateBot(app, me, pathInt(params.bot_id, "bot_id"));
+        return args.success();
+      },
+      { auth: true },
+    );

@@ -1,0 +1,106 @@
+import { Elysia, t } from "elysia";
+import type { App } from "../app";
+import {
+  createUserGroup,
+  deactivateUserGroup,
+  groupMembers,
+  groupSubgroups,
+  isGroupMember,
+  listUserGroups,
+  updateGroupMembers,
+  updateGroupSubgroups,
+  updateUserGroup,
+} from "../actions/user-groups";
+import { GroupSettingUpdateSchema, GroupSettingValueSchema } from "../domain/group-setting";
+import { USER_GROUP_SETTING_NAMES } from "../domain/user-groups";
+import { pathInt } from "../http/params";
+import { zulip } from "../http/plugin";
+
+const Ids = t.Array(t.Integer(), { default: [] });
+const settingParams = <S>(schema: S) => Object.fromEntries(USER_GROUP_SETTING_NAMES.map((n) => [n, t.Optional(schema as any)]));
+const pick = <V>(p: Record<string, unknown>) =>
+  Object.fromEntries(USER_GROUP_SETTING_NAMES.filter((n) => p[n] !== undefined).map((n) => [n, p[n] as V]));
+const groupId = (params: { user_group_id: string }) => pathInt(params.user_group_id, "user_group_id");
+
+export const userGroupRoutes = (app: App) =>
+  new Elysia()
+    .use(zulip(app))
+    .get(
+      "/user_groups",
+      async ({ args, me }) => {
+        const p = args.read(t.Object({ include_deactivated_groups: t.Boolean({ default: false, aliases: ["allow_deactivated"] }) }));
+        return args.success({ user_groups: await listUserGroups(app, me, p.include_deactivated_groups) });
+      },
+      { auth: true },
+    )
+    .post(
+      "/user_groups/create",
+      async ({ args, me }) => {
+        const p = args.read(
+          t.Object({ name: t.String(), description: t.String(), members: t.Array(t.Integer()), subgroups: Ids, ...settingParams(GroupSettingValueSchema) }),
+        ) as Record<string, any>;
+        const id = await createUserGroup(app, me, { name: p.name, description: p.description, members: p.members, subgroups: p.subgroups, settings: pick(p) });
+        return args.success({ group_id: id });
+      },
+      { auth: true },
+    )
+    .patch(
+      "/user_groups/:user_group_id",
+      async ({ args, me, params }) => {
+        const p = args.read(t.Object({ name: t.Optional(t.String()), description: t.Optional(t.String()), ...settingParams(GroupSettingUpdateSchema) })) as Record<string, any>;
+        await updateUserGroup(app, me, groupId(params), { name: p.name, description: p.description, settings: pick(p) });
+        return args.success();
+      },
+      { auth: true },
+    )
+    .post(
+      "/user_groups/:user_group_id/members",
+      async ({ args, me, params }) => {
+        const p = args.read(t.Object({ add: Ids, delete: Ids, add_subgroups: Ids, delete_subgroups: Ids }));
+        await updateGroupMembers(app, me, groupId(params), { add: p.add, delete: p.delete, addSubgroups: p.add_subgroups, deleteSubgroups: p.delete_subgroups });
+        return args.success();
+      },
+      { auth: true },
+    )
+    .get(
+      "/user_groups/:user_group_id/members",
+      async ({ args, me, params }) => {
+        const p = args.read(t.Object({ direct_member_only: t.Boolean({ default: false }) }));
+        return args.success({ members: await groupMembers(app, me, groupId(params), p.direct_member_only) });
+      },
+      { auth: true },
+    )
+    .get(
+      "/user_groups/:user_group_id/members/:user_id",
+      async ({ args, me, params }) => {
+        const p = args.read(t.Object({ direct_member_only: t.Boolean({ default: false }) }));
+        const member = await isGroupMember(app, me, groupId(params), pathInt(params.user_id, "user_id"), p.direct_member_only);
+        return args.success({ is_user_group_member: member });
+      },
+      { auth: true },
+    )
+    .post(
+      "/user_groups/:user_group_id/subgroups",
+      async ({ args, me, params }) => {
+        const p = args.read(t.Object({ add: Ids, delete: Ids }));
+        await updateGroupSubgroups(app, me, groupId(params), { add: p.add, delete: p.delete });
+        return args.success();
+      },
+      { auth: true },
+    )
+    .get(
+      "/user_groups/:user_group_id/subgroups",
+      async ({ args, me, params }) => {
+        const p = args.read(t.Object({ direct_subgroup_only: t.Boolean({ default: false }) }));
+        return args.success({ subgroups: await groupSubgroups(app, me, groupId(params), p.direct_subgroup_only) });
+      },
+      { auth: true },
+    )
+    .post(
+      "/user_groups/:user_group_id/deactivate",
+      async ({ args, me, params }) => {
+        await deactivateUserGroup(app, me, groupId(params));
+        return args.success();
+      },
+      { auth: true },
+    );

@@ -1,0 +1,357 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../helpers/server";
+import { insertMessage, makeStream, makeUser, setRealmSettings } from "../helpers/people";
+import { ROLE } from "../../src/domain/roles";
+import { gravatarUrl } from "../../src/domain/user-format";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(() => s.close());
+
+const groupId = (name: string) => s.app.systemGroups.get(name as any)!;
+const directMembers = async (group: string) =>
+  (await s.app.db.all<{ user_id: number }>("SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id", [groupId(group)])).map((r) => r.user_id);
+
+describe("GET /users", () => {
+  test("lists every user with the spec's fields and role flags consistent with the role", async () => {
+    const { members } = (await s.users.hamlet.client.get("/users")).success();
+    const byEmail = new Map(members.map((m: any) => [m.email, m]));
+    const iago: any = byEmail.get("iago@zulip.com");
+    expect(iago).toMatchObject({ user_id: s.users.iago.id, full_name: "Iago", role: 200, is_admin: true, is_owner: false, is_guest: false, is_bot: false, is_active: true, bot_type: null, timezone: "", is_imported_stub: false });
+    expect(iago.date_joined).toBe(new Date(Date.UTC(2026, 0, 1)).toISOString());
+    expect(iago.delivery_email).toBe("iago@zulip.com");
+    expect((byEmail.get("desdemona@zulip.com") as any)).toMatchObject({ role: 100, is_owner: true, is_admin: true });
+    expect((byEmail.get("polonius@zulip.com") as any)).toMatchObject({ role: 600, is_guest: true, is_admin: false });
+    expect((byEmail.get("shiva@zulip.com") as any)).toMatchObject({ role: 300, is_admin: false });
+    for (const m of members) {
+      expect(m.is_admin).toBe(m.role <= 200);
+      expect(m.is_owner).toBe(m.role === 100);
+      expect(m.is_guest).toBe(m.role === 600);
+      expect("profile_data" in m).toBe(false);
+    }
+  });
+
+  test("avatar_url is null for gravatar users unless client_gravatar is false", async () => {
+    const withDefault = (await s.users.hamlet.client.get("/users")).success().members;
+    expect(withDefault.every((m: any) => m.avatar_url === null)).toBe(true);
+    const full = (await s.users.hamlet.client.get("/users", { client_gravatar: false })).success().members;
+    const hamlet = full.find((m: any) => m.user_id === s.users.hamlet.id);
+    expect(hamlet.avatar_url).toBe(gravatarUrl("hamlet@zulip.com"));
+  });
+
+  test("user_ids limits the list, and an unknown id is refused", async () => {
+    const r = (await s.users.hamlet.client.get("/users", { user_ids: [s.users.othello.id, s.users.iago.id] })).success();
+    expect(r.members.map((m: any) => m.user_id)).toEqual([s.users.iago.id, s.users.othello.id].sort((a, b) => a - b));
+    (await s.users.hamlet.client.get("/users", { user_ids: [99999] })).error("Invalid user ID: 99999");
+    (await s.users.hamlet.client.get("/users", { user_ids: "[1," })).error("user_ids is not valid JSON");
+  });
+
+  test("include_custom_profile_fields adds profile_data for humans only", async () => {
+    const field = (await s.users.iago.client.post("/realm/profile_fields", { name: "Phone", field_type: 1 })).success().id;
+    (await s.users.hamlet.client.patch("/users/me/profile_data", { data: [{ id: field, value: "+1 555" }] })).success();
+    const bot = (await s.users.hamlet.client.post("/bots", { full_name: "Listed Bot", short_name: "listed" })).success();
+    const { members } = (await s.users.othello.client.get("/users", { include_custom_profile_fields: true })).success();
+    const hamlet = members.find((m: any) => m.user_id === s.users.hamlet.id);
+    expect(hamlet.profile_data).toEqual({ [String(field)]: { value: "+1 555", rendered_value: "<p>+1 555</p>" } });
+    expect(members.find((m: any) => m.user_id === s.users.othello.id).profile_data).toEqual({});
+    const botEntry = members.find((m: any) => m.user_id === bot.user_id);
+    expect(botEntry).toMatchObject({ is_bot: true, bot_type: 1, bot_owner_id: s.users.hamlet.id });
+    expect("profile_data" in botEntry).toBe(false);
+  });
+
+  test("without credentials it is refused unless the organization allows public access", async () => {
+    (await s.anonymous.get("/users")).error("Not logged in: API authentication or user session required", "UNAUTHORIZED", 401);
+    await setRealmSettings(s, { allow_public_access: true });
+    try {
+      const r = (await s.anonymous.get("/users")).success();
+      expect(r.members.length).toBeGreaterThanOrEqual(7);
+      (await s.clientFor("hamlet@zulip.com", "x".repeat(32)).get("/users")).error("Invalid API key", "UNAUTHORIZED", 401);
+    } finally {
+      await setRealmSettings(s, { allow_public_access: false });
+    }
+  });
+
+  test("a guest sees only the users they share a channel or a conversation with when access is limited", async () => {
+    const guest = await makeUser(s, "Limited Guest", ROLE.guest);
+    const peer = await makeUser(s, "Channel Peer");
+    const pen = await makeUser(s, "Pen Pal");
+    const stranger = await makeUser(s, "Stranger");
+    await makeStream(s, "guest room", [guest.id, peer.id]);
+    await insertMessage(s, { senderId: pen.id, dmWith: [guest.id], holders: [pen.id, guest.id] });
+    await setRealmSettings(s, { can_access_all_users_group: groupId("role:members") });
+    try {
+      const ids = (await guest.client.get("/users")).success().members.map((m: any) => m.user_id);
+      expect(ids.sort((a: number, b: number) => a - b)).toEqual([guest.id, peer.id, pen.id].sort((a, b) => a - b));
+      (await guest.client.get(`/users/${stranger.id}`)).error("Insufficient permission");
+      (await guest.client.get("/users", { user_ids: [stranger.id] })).error(`Invalid user ID: ${stranger.id}`);
+      expect((await s.users.hamlet.client.get("/users")).success().members.some((m: any) => m.user_id === stranger.id)).toBe(true);
+    } finally {
+      await setRealmSettings(s, { can_access_all_users_group: groupId("role:everyone") });
+    }
+    expect((await guest.client.get(`/users/${stranger.id}`)).success().user.user_id).toBe(stranger.id);
+  });
+});
+
+describe("GET /users/{user_id}, /users/{email} and /users/me", () => {
+  test("one user by id or by email, with the same object", async () => {
+    const byId = (await s.users.hamlet.client.get(`/users/${s.users.othello.id}`)).success().user;
+    const byEmail = (await s.users.hamlet.client.get("/users/othello@zulip.com")).success().user;
+    expect(byId).toEqual(byEmail);
+    expect(byId).toMatchObject({ user_id: s.users.othello.id, full_name: "Othello, the Moor of Venice", role: 400 });
+  });
+
+  test("an unknown user is 'No such user'", async () => {
+    (await s.users.hamlet.client.get("/users/424242")).error("No such user");
+    (await s.users.hamlet.client.get("/users/nobody@zulip.com")).error("No such user");
+  });
+
+  test("/users/me carries the caller's profile data and max_message_id", async () => {
+    const me = (await s.users.cordelia.client.get("/users/me")).success();
+    expect(me).toMatchObject({ user_id: s.users.cordelia.id, email: "cordelia@zulip.com", role: 400, profile_data: {}, max_message_id: -1, is_active: true });
+    expect(me.avatar_url).toBe(gravatarUrl("cordelia@zulip.com"));
+    expect("bot_type" in me).toBe(false);
+  });
+});
+
+describe("PATCH /users/{user_id}", () => {
+  test("an administrator renames a user and everyone is told", async () => {
+    const u = await makeUser(s, "Old Name");
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.patch(`/users/${u.id}`, { full_name: "  New Name " })).success();
+    });
+    const row = await s.app.db.get<{ full_name: string }>("SELECT full_name FROM users WHERE id = ?", [u.id]);
+    expect(row!.full_name).toBe("New Name");
+    expect(events.of("hamlet")).toContainEqual({ type: "realm_user", op: "update", person: { user_id: u.id, full_name: "New Name" } });
+  });
+
+  test("bad names are refused with Zulip's messages", async () => {
+    (await s.users.iago.client.patch(`/users/${s.users.othello.id}`, { full_name: "x".repeat(101) })).error("Name too long!");
+    (await s.users.iago.client.patch(`/users/${s.users.othello.id}`, { full_name: "a*b" })).error("Invalid characters in name!");
+  });
+
+  test("a role change moves the user between system groups, with events", async () => {
+    const u = await makeUser(s, "Rising Star");
+    expect(await directMembers("role:members")).toContain(u.id);
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.patch(`/users/${u.id}`, { role: ROLE.moderator })).success();
+    });
+    expect((await s.app.db.get<{ role: number }>("SELECT role FROM users WHERE id = ?", [u.id]))!.role).toBe(300);
+    expect(await directMembers("role:moderators")).toContain(u.id);
+    expect(await directMembers("role:members")).not.toContain(u.id);
+    expect(s.app.groups.isMember(groupId("role:members"), u.id)).toBe(true);
+    expect(s.app.groups.isMember(groupId("role:moderators"), u.id)).toBe(true);
+    const seen = events.of("cordelia");
+    expect(seen).toContainEqual({ type: "realm_user", op: "update", person: { user_id: u.id, role: 300 } });
+    expect(seen).toContainEqual({ type: "user_group", op: "remove_members", group_id: groupId("role:members"), user_ids: [u.id] });
+    expect(seen).toContainEqual({ type: "user_group", op: "remove_members", group_id: groupId("role:fullmembers"), user_ids: [u.id] });
+    expect(seen).toContainEqual({ type: "user_group", op: "add_members", group_id: groupId("role:moderators"), user_ids: [u.id] });
+    (await s.users.iago.client.patch(`/users/${u.id}`, { role: ROLE.guest })).success();
+    expect(s.app.groups.isMember(groupId("role:members"), u.id)).toBe(false);
+    expect(s.app.groups.isMember(groupId("role:everyone"), u.id)).toBe(true);
+  });
+
+  test("only owners grant or remove the owner role", async () => {
+    const u = await makeUser(s, "Would Be Owner");
+    (await s.users.iago.client.patch(`/users/${u.id}`, { role: ROLE.owner })).error("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL");
+    (await s.users.desdemona.client.patch(`/users/${u.id}`, { role: ROLE.owner })).success();
+    (await s.users.iago.client.patch(`/users/${u.id}`, { role: ROLE.member })).error("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL");
+    (await s.users.desdemona.client.patch(`/users/${u.id}`, { role: ROLE.member })).success();
+  });
+
+  test("the only owner cannot be demoted", async () => {
+    (await s.users.desdemona.client.patch(`/users/${s.users.desdemona.id}`, { role: ROLE.administrator })).error(
+      "The owner permission cannot be removed from the only organization owner.",
+    );
+  });
+
+  test("members cannot edit others, and an invalid role is refused", async () => {
+    (await s.users.hamlet.client.patch(`/users/${s.users.othello.id}`, { full_name: "Hacked" })).error("Insufficient permission");
+    (await s.users.iago.client.patch(`/users/${s.users.othello.id}`, { role: 500 })).error("Invalid role");
+    (await s.users.iago.client.patch("/users/777777", { full_name: "Ghost" })).error("No such user");
+  });
+
+  test("an administrator sets another user's custom profile data", async () => {
+    const field = (await s.users.iago.client.post("/realm/profile_fields", { name: "Desk", field_type: 1, editable_by_user: false })).success().id;
+    (await s.users.iago.client.patch(`/users/${s.users.othello.id}`, { profile_data: [{ id: field, value: "B-12" }] })).success();
+    const user = (await s.users.hamlet.client.get(`/users/${s.users.othello.id}`, { include_custom_profile_fields: true })).success().user;
+    expect(user.profile_data[String(field)]).toEqual({ value: "B-12", rendered_value: "<p>B-12</p>" });
+  });
+});
+
+describe("POST /users", () => {
+  test("an administrator with can_create_users creates a member", async () => {
+    const events = await s.captureEvents(async () => {
+      const r = (await s.users.desdemona.client.post("/users", { email: "newbie@zulip.com", password: "s3cret-pass", full_name: "New Bie" })).success();
+      expect(typeof r.user_id).toBe("number");
+    });
+    const row = await s.app.db.get<any>("SELECT * FROM users WHERE email = 'newbie@zulip.com'");
+    expect(row).toMatchObject({ full_name: "New Bie", role: 400, is_active: 1, is_bot: 0 });
+    expect(await Bun.password.verify("s3cret-pass", row.password_hash)).toBe(true);
+    const add = events.of("hamlet").find((e) => e.type === "realm_user" && e.op === "add") as any;
+    expect(add.person).toMatchObject({ user_id: row.id, email: "newbie@zulip.com", full_name: "New Bie", role: 400, profile_data: {} });
+    expect(events.of("hamlet")).toContainEqual({ type: "user_group", op: "add_members", group_id: groupId("role:members"), user_ids: [row.id] });
+    (await s.anonymous.post("/fetch_api_key", { username: "newbie@zulip.com", password: "s3cret-pass" })).success();
+  });
+
+  test("administrators without can_create_users and members are refused", async () => {
+    (await s.users.iago.client.post("/users", { email: "x1@zulip.com", password: "s3cret-pass", full_name: "X" })).error("User not authorized to create users");
+    (await s.users.hamlet.client.post("/users", { email: "x2@zulip.com", password: "s3cret-pass", full_name: "X" })).error("Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+  });
+
+  test("a used email, an invalid email, an empty name and a weak or empty password are refused", async () => {
+    const c = s.users.desdemona.client;
+    (await c.post("/users", { email: "hamlet@zulip.com", password: "s3cret-pass", full_name: "Dup" })).error("Email 'hamlet@zulip.com' already in use");
+    (await c.post("/users", { email: "HAMLET@zulip.com", password: "s3cret-pass", full_name: "Dup" })).error("Email 'HAMLET@zulip.com' already in use");
+    (await c.post("/users", { email: "not-an-email", password: "s3cret-pass", full_name: "Bad" })).error("Invalid email 'not-an-email'");
+    (await c.post("/users", { email: "empty@zulip.com", password: "s3cret-pass", full_name: "  " })).error("Name too short!");
+    (await c.post("/users", { email: "weak@zulip.com", password: "abc", full_name: "Weak" })).error("The password is too weak.");
+    (await c.post("/users", { email: "weak@zulip.com", password: "", full_name: "Weak" })).error("Password is empty.");
+    (await c.post("/users", { email: "weak@zulip.com", full_name: "Weak" })).error("Missing 'password' argument", "REQUEST_VARIABLE_MISSING");
+    expect(await s.app.db.get("SELECT id FROM users WHERE email IN ('empty@zulip.com', 'weak@zulip.com', 'not-an-email')")).toBeUndefined();
+  });
+});
+
+describe("DELETE /users/{user_id}", () => {
+  test("an administrator deactivates a user: key, sessions and queues stop at once, everyone is told", async () => {
+    const u = await makeUser(s, "Leaving Soon");
+    const queue = (await u.client.post("/register", { event_types: ["message"] })).success().queue_id;
+    await s.app.db.run("INSERT INTO sessions (token, user_id, created, expires) VALUES ('tok-leaving', ?, 0, 9999999999)", [u.id]);
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.delete(`/users/${u.id}`)).success();
+    });
+    expect((await s.app.db.get<{ is_active: number }>("SELECT is_active FROM users WHERE id = ?", [u.id]))!.is_active).toBe(0);
+    expect(await s.app.db.get("SELECT * FROM sessions WHERE user_id = ?", [u.id])).toBeUndefined();
+    (await u.client.get("/users/me")).error("Account is deactivated", "UNAUTHORIZED", 401);
+    expect(() => s.app.events.get(queue, u.id)).toThrow();
+    expect(events.of("hamlet")).toContainEqual({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: false } });
+    expect(s.app.groups.isMember(groupId("role:members"), u.id)).toBe(false);
+    const listed = (await s.users.hamlet.client.get("/users")).success().members.find((m: any) => m.user_id === u.id);
+    expect(listed.is_active).toBe(false);
+  });
+
+  test("the user's bots are deactivated first, and their keys stop working too", async () => {
+    const u = await makeUser(s, "Bot Keeper");
+    const bot = (await u.client.post("/bots", { full_name: "Keeper Bot", short_name: "keeper" })).success();
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.delete(`/users/${u.id}`)).success();
+    });
+    expect((await s.app.db.get<{ is_active: number }>("SELECT is_active FROM users WHERE id = ?", [bot.user_id]))!.is_active).toBe(0);
+    (await s.clientFor(`keeper-bot@parley.test`, bot.api_key).get("/users/me")).error("Account is deactivated", "UNAUTHORIZED", 401);
+    const updates = events.of("iago").filter((e) => e.type === "realm_user" && (e.person as any).is_active === false).map((e) => (e.person as any).user_id);
+    expect(updates).toEqual([bot.user_id, u.id]);
+    expect(events.of("iago")).toContainEqual({ type: "realm_bot", op: "update", bot: { user_id: bot.user_id, is_active: false } });
+    expect(events.of("hamlet").some((e) => e.type === "realm_bot")).toBe(false);
+  });
+
+  test("the only owner cannot be deactivated, and only owners deactivate owners", async () => {
+    (await s.users.desdemona.client.delete(`/users/${s.users.desdemona.id}`)).error("Cannot deactivate the only organization owner");
+    const owner = await makeUser(s, "Second Owner", ROLE.owner);
+    (await s.users.iago.client.delete(`/users/${owner.id}`)).error("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL");
+    (await s.users.desdemona.client.delete(`/users/${owner.id}`)).success();
+  });
+
+  test("members cannot deactivate users, and bots are not users here", async () => {
+    (await s.users.hamlet.client.delete(`/users/${s.users.othello.id}`)).error("Insufficient permission");
+    const bot = (await s.users.iago.client.post("/bots", { full_name: "Not A User", short_name: "notauser" })).success();
+    (await s.users.iago.client.delete(`/users/${bot.user_id}`)).error("No such user");
+    (await s.users.iago.client.delete("/users/565656")).error("No such user");
+  });
+
+  test("deactivation_notification_comment sends the notification email", async () => {
+    const u = await makeUser(s, "Mail Me");
+    (await s.users.iago.client.delete(`/users/${u.id}`, { deactivation_notification_comment: "Thanks for everything!" })).success();
+    const mails = await s.app.db.all<any>("SELECT * FROM outbox_emails WHERE to_address = ?", [u.email]);
+    expect(mails.length).toBe(1);
+    expect(mails[0].subject).toContain("deactivated");
+    expect(mails[0].body).toContain("Thanks for everything!");
+    expect(mails[0].sent).toBe(0);
+    const quiet = await makeUser(s, "No Mail");
+    (await s.users.iago.client.delete(`/users/${quiet.id}`)).success();
+    expect(await s.app.db.all("SELECT * FROM outbox_emails WHERE to_address = ?", [quiet.email])).toEqual([]);
+    const blank = await makeUser(s, "Blank Mail");
+    (await s.users.iago.client.delete(`/users/${blank.id}`, { deactivation_notification_comment: "" })).success();
+    const plain = await s.app.db.all<any>("SELECT * FROM outbox_emails WHERE to_address = ?", [blank.email]);
+    expect(plain.length).toBe(1);
+    expect(plain[0].body).not.toContain("comment");
+  });
+
+  test("actions delete the chosen kinds of messages of the bots and then the user, with delete_message events", async () => {
+    const u = await makeUser(s, "Spammer");
+    const bot = (await u.client.post("/bots", { full_name: "Spam Bot", short_name: "spam" })).success();
+    const pub = await makeStream(s, "spam public", [u.id, s.users.hamlet.id, bot.user_id]);
+    const priv = await makeStream(s, "spam private", [u.id, s.users.othello.id], { inviteOnly: true });
+    const m1 = await insertMessage(s, { senderId: u.id, streamId: pub, topic: "buy", holders: [u.id, s.users.hamlet.id] });
+    const m2 = await insertMessage(s, { senderId: bot.user_id, streamId: pub, topic: "buy", holders: [bot.user_id, s.users.hamlet.id] });
+    const m3 = await insertMessage(s, { senderId: u.id, streamId: priv, topic: "secret", holders: [u.id, s.users.othello.id] });
+    const m4 = await insertMessage(s, { senderId: u.id, dmWith: [s.users.cordelia.id], holders: [u.id, s.users.cordelia.id] });
+    const kept = await insertMessage(s, { senderId: s.users.hamlet.id, streamId: pub, topic: "buy", holders: [u.id, s.users.hamlet.id] });
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.delete(`/users/${u.id}`, { actions: { delete_public_channel_messages: true, delete_direct_messages: true } })).success();
+    });
+    const left = (await s.app.db.all<{ id: number }>("SELECT id FROM messages WHERE id IN (?, ?, ?, ?, ?)", [m1, m2, m3, m4, kept])).map((r) => r.id);
+    expect(left.sort((a, b) => a - b)).toEqual([m3, kept].sort((a, b) => a - b));
+    expect(await s.app.db.all("SELECT * FROM user_messages WHERE message_id IN (?, ?, ?)", [m1, m2, m4])).toEqual([]);
+    expect(events.of("hamlet")).toContainEqual({ type: "delete_message", message_ids: [m1, m2], message_type: "stream", stream_id: pub, topic: "buy" });
+    expect(events.of("cordelia")).toContainEqual({ type: "delete_message", message_ids: [m4], message_type: "private" });
+    expect(events.of("othello").some((e) => e.type === "delete_message")).toBe(false);
+  });
+
+  test("delete_profile replaces the name and avatar and drops custom profile data", async () => {
+    const u = await makeUser(s, "Private Person");
+    const field = (await s.users.iago.client.post("/realm/profile_fields", { name: "Secret", field_type: 1 })).success().id;
+    (await u.client.patch("/users/me/profile_data", { data: [{ id: field, value: "mine" }] })).success();
+    await s.app.db.run("UPDATE users SET avatar_source = 'U', timezone = 'Europe/Paris' WHERE id = ?", [u.id]);
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.delete(`/users/${u.id}`, { actions: { delete_profile: true } })).success();
+    });
+    const row = await s.app.db.get<any>("SELECT * FROM users WHERE id = ?", [u.id]);
+    expect(row).toMatchObject({ full_name: `Deleted User ${u.id}`, avatar_source: "G", timezone: "", is_active: 0 });
+    expect(await s.app.db.all("SELECT * FROM custom_profile_values WHERE user_id = ?", [u.id])).toEqual([]);
+    expect(events.of("hamlet")).toContainEqual({ type: "realm_user", op: "update", person: { user_id: u.id, full_name: `Deleted User ${u.id}` } });
+  });
+
+  test("unknown keys in actions are refused", async () => {
+    (await s.users.iago.client.delete(`/users/${s.users.othello.id}`, { actions: { delete_everything: true } })).error('Argument "delete_everything" at actions is unexpected');
+  });
+});
+
+describe("POST /users/{user_id}/reactivate", () => {
+  test("an administrator reactivates a user, who gets their key and groups back", async () => {
+    const u = await makeUser(s, "Comeback Kid");
+    (await s.users.iago.client.delete(`/users/${u.id}`)).success();
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.post(`/users/${u.id}/reactivate`)).success();
+    });
+    (await u.client.get("/users/me")).success();
+    expect(s.app.groups.isMember(groupId("role:members"), u.id)).toBe(true);
+    expect(events.of("hamlet")).toContainEqual({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: true } });
+    expect(events.of("hamlet")).toContainEqual({ type: "user_group", op: "add_members", group_id: groupId("role:members"), user_ids: [u.id] });
+  });
+
+  test("members cannot reactivate, and a bot's name must be free", async () => {
+    const u = await makeUser(s, "Still Gone");
+    (await s.users.iago.client.delete(`/users/${u.id}`)).success();
+    (await s.users.hamlet.client.post(`/users/${u.id}/reactivate`)).error("Insufficient permission");
+    const bot = (await s.users.iago.client.post("/bots", { full_name: "Twin Bot", short_name: "twin1" })).success();
+    (await s.users.iago.client.delete(`/bots/${bot.user_id}`)).success();
+    (await s.users.iago.client.post("/bots", { full_name: "Twin Bot", short_name: "twin2" })).success();
+    (await s.users.iago.client.post(`/users/${bot.user_id}/reactivate`)).error(
+      'There is already an active bot named "Twin Bot" in this organization. To reactivate this bot, you must rename or deactivate the other one first.',
+    );
+  });
+});
+
+describe("DELETE /users/me", () => {
+  test("a member deactivates their own account", async () => {
+    const u = await makeUser(s, "Quitter");
+    (await u.client.delete("/users/me")).success();
+    (await u.client.get("/users/me")).error("Account is deactivated", "UNAUTHORIZED", 401);
+  });
+
+  test("the only owner cannot leave", async () => {
+    const r = (await s.users.desdemona.client.delete("/users/me")).error("Cannot deactivate the only organization owner.", "CANNOT_DEACTIVATE_LAST_USER");
+    expect(r).toMatchObject({ is_last_owner: true, entity: "organization owner" });
+  });
+});
