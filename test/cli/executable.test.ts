@@ -1,0 +1,227 @@
+// The single executable: built with build/compile.ts, copied ALONE into an empty folder under /tmp (no
+// node_modules anywhere above it, so nothing can be found by walking up the tree), then run as an operator
+// would: --version, init, serve, a few requests, SIGTERM.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, chownSync, copyFileSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import sharp from "sharp";
+import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "../../src/domain/version";
+
+const ROOT = join(import.meta.dir, "../..");
+let root: string; // /tmp/parley-exe-XXXX
+let exe: string; // root/bin/parley, the only file in root/bin
+let home: string; // HOME of the runs: the native cache lands in home/.cache/parley
+let buildMs = 0;
+
+/** A small, fixed environment: nothing inherited from the test runner (no NODE_PATH, BUN_*, TMPDIR...). */
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8", ...extra };
+}
+
+async function run(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const p = Bun.spawn([exe, ...args], { cwd: opts.cwd ?? root, env: env(opts.env), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { stdout, stderr, code };
+}
+
+function freePort(): number {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+/** Runs build/compile.ts (what `npm run build` runs) into a scratch file and copies the result alone to dest. */
+function build(dest: string, entry?: string) {
+  const scratch = join(ROOT, "build/out", `test-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const args = [process.execPath, join(ROOT, "build/compile.ts"), "--outfile", scratch, ...(entry ? ["--entry", entry] : [])];
+  const b = Bun.spawnSync(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  try {
+    if (b.exitCode !== 0) throw new Error(`build failed:\n${b.stdout}\n${b.stderr}`);
+    copyFileSync(scratch, dest);
+    chmodSync(dest, 0o755);
+  } finally {
+    rmSync(scratch, { force: true });
+  }
+}
+
+beforeAll(async () => {
+  root = mkdtempSync("/tmp/parley-exe-");
+  for (let d = root; ; d = dirname(d)) {
+    if (existsSync(join(d, "node_modules"))) throw new Error(`${d}/node_modules exists: the test would not prove the executable is self-contained`);
+    if (d === "/") break;
+  }
+  home = join(root, "home");
+  mkdirSync(home);
+  mkdirSync(join(root, "bin"));
+  exe = join(root, "bin", "parley");
+  // Build through the same script `npm run build` runs, into a scratch file, then copy the executable alone.
+  const started = performance.now();
+  build(exe);
+  buildMs = performance.now() - started;
+  mkdirSync(join(root, "probe"));
+  build(join(root, "probe", "native-probe"), join(ROOT, "build/native-probe.ts"));
+}, 180_000);
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("the single executable", () => {
+  test("builds in well under a minute and lies alone in its folder", () => {
+    expect(buildMs).toBeLessThan(60_000);
+    expect(readdirSync(join(root, "bin"))).toEqual(["parley"]);
+    expect(statSync(exe).size).toBeGreaterThan(50 * 1024 * 1024); // Bun itself plus the native parts
+  });
+
+  test("the embedded libSQL driver and sharp with libvips load from a private cache folder, not from $TMPDIR", () => {
+    // build/native-probe.ts is compiled with the same plugin; it opens a database and makes a thumbnail.
+    const cacheHome = join(root, "probe-cache");
+    const p = Bun.spawnSync([join(root, "probe", "native-probe")], {
+      cwd: join(root, "probe"),
+      env: env({ XDG_CACHE_HOME: cacheHome, TMPDIR: join(root, "no-such-dir") }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(p.stderr.toString()).toBe("");
+    expect(p.exitCode).toBe(0);
+    const out = JSON.parse(p.stdout.toString());
+    expect(out).toEqual({ sqlite: expect.stringMatching(/^3\./), vips: expect.stringMatching(/^8\./), embeddedLibvips: true, thumb: ["webp", 16, 12] });
+    const dir = join(cacheHome, "parley", "native");
+    expect(statSync(join(cacheHome, "parley")).mode & 0o777).toBe(0o700);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const files = readdirSync(dir);
+    expect(files.map((f) => f.replace(/^[0-9a-f]{16}-/, "")).sort()).toEqual(["index.node", `libvips-cpp.so.${out.vips}`, expect.stringMatching(/^sharp-linux-x64-.*\.node$/)]);
+    for (const f of files) expect(statSync(join(dir, f)).mode & 0o077).toBe(0);
+  });
+
+  test("refuses a native cache folder that another user could have planted (a symlink, or someone else's folder)", () => {
+    const probe = (cacheHome: string) =>
+      Bun.spawnSync([join(root, "probe", "native-probe")], { cwd: root, env: env({ XDG_CACHE_HOME: cacheHome }), stderr: "pipe" });
+    const linked = join(root, "linked");
+    mkdirSync(join(linked, "elsewhere"), { recursive: true, mode: 0o700 });
+    symlinkSync(join(linked, "elsewhere"), join(linked, "parley"));
+    const p = probe(linked);
+    expect(p.exitCode).not.toBe(0);
+    expect(p.stderr.toString()).toContain("refusing native cache folder");
+    expect(readdirSync(join(linked, "elsewhere"))).toEqual([]);
+    if (process.getuid?.() === 0) {
+      const foreign = join(root, "foreign");
+      mkdirSync(join(foreign, "parley"), { recursive: true });
+      chownSync(join(foreign, "parley"), 65534, 65534);
+      const q = probe(foreign);
+      expect(q.exitCode).not.toBe(0);
+      expect(q.stderr.toString()).toContain("refusing native cache folder");
+    }
+  });
+
+  test("--version prints Parley's version and the Zulip feature level", async () => {
+    const r = await run(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(new RegExp(`^parley ${PARLEY_VERSION.replaceAll(".", "\\.")} \\(Zulip .* API, feature level ${ZULIP_FEATURE_LEVEL}\\)$`));
+  });
+
+  test("ignores .env and bunfig.toml in the folder it is started from", async () => {
+    const cwd = join(root, "hostile");
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, ".env"), `PARLEY_DATA_DIR=${join(root, "from-dotenv")}\n`);
+    writeFileSync(join(cwd, "bunfig.toml"), `preload = ["./does-not-exist.ts"]\n`);
+    const r = await run(["init", "--org-name", "Dotenv", "--email", "x@example.com", "--full-name", "X"], { cwd });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(existsSync(join(cwd, "parley-data", "parley.db"))).toBe(true);
+    expect(existsSync(join(root, "from-dotenv"))).toBe(false);
+  });
+
+  test("init, serve, send, upload and thumbnail, then a clean stop on SIGTERM, with TMPDIR pointing nowhere", async () => {
+    const data = join(root, "data");
+    const noTmp = { TMPDIR: join(root, "no-such-dir"), BUN_TMPDIR: join(root, "no-such-dir") };
+    const init = await run(["init", "--data-dir", data, "--org-name", "Exe Test", "--email", "owner@example.com", "--full-name", "Owner", "--password", "correct horse"], { env: noTmp });
+    expect(init.stderr).toBe("");
+    expect(init.code).toBe(0);
+    const owner = JSON.parse(init.stdout) as { user_id: number; email: string; api_key: string };
+
+    // The embedded libSQL driver went to a private cache folder, not to $TMPDIR.
+    const cache = join(home, ".cache", "parley", "native");
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    expect(readdirSync(cache).some((f) => f.endsWith("-index.node"))).toBe(true);
+
+    const port = freePort();
+    const started = performance.now();
+    const server = Bun.spawn([exe, "serve", "--data-dir", data, "--port", String(port)], { cwd: root, env: env(noTmp), stdout: "pipe", stderr: "pipe" });
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      let up = false;
+      while (!up && performance.now() - started < 10_000 && server.exitCode === null) {
+        up = await fetch(`${base}/api/v1/server_settings`).then((r) => r.ok, () => false);
+        if (!up) await Bun.sleep(10);
+      }
+      if (!up) throw new Error(`server did not answer: ${await new Response(server.stderr).text()}`);
+      const startMs = performance.now() - started;
+      expect(startMs).toBeLessThan(5_000);
+
+      const auth = { Authorization: `Basic ${btoa(`${owner.email}:${owner.api_key}`)}` };
+      const settings = (await (await fetch(`${base}/api/v1/server_settings`)).json()) as any;
+      expect(settings.result).toBe("success");
+      expect(settings.zulip_feature_level).toBe(ZULIP_FEATURE_LEVEL);
+
+      const me = (await (await fetch(`${base}/api/v1/users/me`, { headers: auth })).json()) as any;
+      expect(me).toMatchObject({ result: "success", user_id: owner.user_id, email: owner.email });
+
+      // The web client's assets are embedded too.
+      const page = await fetch(`${base}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<title>Parley</title>");
+
+      // Send a direct message to oneself and read it back.
+      const sent = await fetch(`${base}/api/v1/messages`, {
+        method: "POST",
+        headers: auth,
+        body: new URLSearchParams({ type: "direct", to: JSON.stringify([owner.user_id]), content: "hello from the executable" }),
+      });
+      const messagesRoute = sent.status !== 404;
+      if (messagesRoute) {
+        const body = (await sent.json()) as any;
+        expect(body).toMatchObject({ result: "success" });
+        expect(body.id).toBeGreaterThan(0);
+      }
+
+      // Upload an image; the server thumbnails it with the embedded sharp + libvips.
+      const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#3366cc" } }).png().toBuffer();
+      const form = new FormData();
+      form.append("file", new File([png], "picture.png", { type: "image/png" }));
+      const uploaded = await fetch(`${base}/api/v1/user_uploads`, { method: "POST", headers: auth, body: form });
+      const uploadsRoute = uploaded.status !== 404;
+      if (uploadsRoute) {
+        const body = (await uploaded.json()) as any;
+        expect(body).toMatchObject({ result: "success", filename: "picture.png" });
+        expect(body.url).toMatch(/^\/user_uploads\/.+\/picture\.png$/);
+        const original = await fetch(`${base}${body.url}`, { headers: auth });
+        expect(original.status).toBe(200);
+        expect(Buffer.from(await original.arrayBuffer()).equals(png)).toBe(true);
+        const thumbUrl = body.url.replace(/^\/user_uploads\//, "/user_uploads/thumbnail/") + "/840x560.webp";
+        let thumb = await fetch(`${base}${thumbUrl}`, { headers: auth });
+        for (let i = 0; i < 100 && thumb.status !== 200; i++) {
+          await Bun.sleep(50); // thumbnails may be made in the background
+          thumb = await fetch(`${base}${thumbUrl}`, { headers: auth });
+        }
+        expect(thumb.status).toBe(200);
+        const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
+        expect(meta.format).toBe("webp");
+        expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(840);
+        expect(readdirSync(cache).some((f) => f.includes("libvips-cpp.so"))).toBe(true);
+      }
+      console.log(
+        `executable: built in ${(buildMs / 1000).toFixed(1)} s, ${(statSync(exe).size / 1048576).toFixed(1)} MiB, first answer after ${startMs.toFixed(0)} ms` +
+          (messagesRoute ? "" : "; POST /messages not there yet (checked /users/me only)") +
+          (uploadsRoute ? "" : "; POST /user_uploads not there yet (no upload/thumbnail check)"),
+      );
+    } finally {
+      server.kill("SIGTERM");
+    }
+    const code = await Promise.race([server.exited, Bun.sleep(5_000).then(() => "timeout")]);
+    if (code === "timeout") server.kill("SIGKILL");
+    expect(code).toBe(0);
+    expect(await new Response(server.stderr).text()).not.toMatch(/panic|segmentation fault|uncaught/i);
+  }, 60_000);
+});
