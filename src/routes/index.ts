@@ -9,6 +9,10 @@ import { presenceRoutes } from "./presence";
 import { botRoutes } from "./bots";
 import { profileFieldRoutes } from "./profile-fields";
 import { userGroupRoutes } from "./user-groups";
+import { channelRoutes } from "./channels";
+import { subscriptionRoutes } from "./subscriptions";
+import { defaultStreamRoutes } from "./default-streams";
+import { channelFolderRoutes } from "./channel-folders";
 
 /** Every API area, mounted under /api/v1. */
 export function apiRoutes(app: App) {
@@ -21,5 +25,9 @@ export function apiRoutes(app: App) {
     .use(userRoutes(app))
     .use(botRoutes(app))
     .use(profileFieldRoutes(app))
-    .use(userGroupRoutes(app));
+    .use(userGroupRoutes(app))
+    .use(channelRoutes(app))
+    .use(subscriptionRoutes(app))
+    .use(defaultStreamRoutes(app))
+    .use(channelFolderRoutes(app));
 }

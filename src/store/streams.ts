@@ -92,3 +92,19 @@ export const addDefaultStream = (sql: Sql, realmId: number, streamId: number) =>
   sql.run("INSERT OR IGNORE INTO default_streams (realm_id, stream_id) VALUES (?, ?)", [realmId, streamId]);
 export const removeDefaultStream = (sql: Sql, realmId: number, streamId: number) =>
   sql.run("DELETE FROM default_streams WHERE realm_id = ? AND stream_id = ?", [realmId, streamId]);
+
+/**
+ * A channel's topics with their newest message id, newest first; `userId` limits them to
+ * messages that user received (protected history).
+ */
+export const listTopics = (sql: Sql, streamId: number, userId: number | null) =>
+  userId === null
+    ? sql.all<{ topic: string; max_id: number }>(
+        "SELECT topic, max(id) AS max_id FROM messages WHERE stream_id = ? GROUP BY topic ORDER BY max_id DESC",
+        [streamId],
+      )
+    : sql.all<{ topic: string; max_id: number }>(
+        `SELECT m.topic, max(m.id) AS max_id FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+          WHERE m.stream_id = ? GROUP BY m.topic ORDER BY max_id DESC`,
+        [userId, streamId],
+      );

@@ -91,3 +91,12 @@ export type SubscriptionColumn = (typeof SUBSCRIPTION_COLUMNS)[number];
 
 export const updateSubscriptionColumn = (sql: Sql, userId: number, streamId: number, column: SubscriptionColumn, value: string | number | null) =>
   sql.run(`UPDATE subscriptions SET ${column} = ? WHERE user_id = ? AND stream_id = ?`, [value, userId, streamId]);
+
+/** Colours each user already uses (new subscriptions prefer unused ones). */
+export async function mapUsedColors(sql: Sql, userIds: number[]): Promise<Map<number, Set<string>>> {
+  const out = new Map<number, Set<string>>(userIds.map((id) => [id, new Set()]));
+  if (!userIds.length) return out;
+  const rows = await sql.all<{ user_id: number; color: string }>(`SELECT user_id, color FROM subscriptions WHERE user_id IN (${list(userIds.length)})`, userIds);
+  for (const r of rows) out.get(r.user_id)!.add(r.color);
+  return out;
+}

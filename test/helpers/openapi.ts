@@ -186,6 +186,44 @@ export class OpenApiValidator {
 function addSpecFields(doc: Json) {
   const user = doc?.components?.schemas?.User?.allOf?.[1]?.properties;
   if (user) user.is_imported_stub = { type: "boolean" };
+  addChannelSpecFields(doc);
+}
+
+/**
+ * Channel fields newer than the 10.2 yaml that our spec names (folder_id FL 389, topics_policy FL 392,
+ * per-channel delete/move/resolve/topic groups FL 407, subscriber_count), added to every channel-shaped
+ * schema (those listing can_subscribe_group); plus channel_folders in /register (FL 389) and
+ * new_subscription_messages_sent in the subscribe response.
+ */
+function addChannelSpecFields(doc: Json) {
+  const group = { oneOf: [{ type: "integer" }, { type: "object", properties: { direct_members: { type: "array" }, direct_subgroups: { type: "array" } } }] };
+  const extra: Record<string, Json> = {
+    folder_id: { type: "integer", nullable: true },
+    topics_policy: { type: "string", enum: ["inherit", "allow_empty_topic", "disable_empty_topic", "empty_topic_only"] },
+    subscriber_count: { type: "integer" },
+    can_create_topic_group: group,
+    can_delete_any_message_group: group,
+    can_delete_own_message_group: group,
+    can_move_messages_out_of_channel_group: group,
+    can_move_messages_within_channel_group: group,
+    can_resolve_topics_group: group,
+  };
+  const seen = new Set<object>();
+  const walk = (node: Json) => {
+    if (!node || typeof node !== "object" || seen.has(node)) return;
+    seen.add(node);
+    if (node.properties && typeof node.properties === "object" && "can_subscribe_group" in node.properties) {
+      for (const [k, v] of Object.entries(extra)) node.properties[k] ??= v;
+    }
+    for (const v of Object.values(node)) walk(v);
+  };
+  walk(doc?.components?.schemas);
+  walk(doc?.paths);
+  const ok = (path: string, verb: string) => doc?.paths?.[path]?.[verb]?.responses?.["200"]?.content?.["application/json"]?.schema?.allOf?.[1]?.properties;
+  const register = ok("/register", "post");
+  if (register) register.channel_folders ??= { type: "array", items: { type: "object" } };
+  const subscribe = ok("/users/me/subscriptions", "post");
+  if (subscribe) subscribe.new_subscription_messages_sent ??= { type: "boolean" };
 }
 
 function isSchemaKey(key: string): boolean {

@@ -7,6 +7,10 @@ import { customProfileFieldState } from "./profile-fields";
 import { userGroupState } from "./user-groups";
 import { playgroundsState } from "./playgrounds";
 import { presenceState } from "./presence";
+import { subscriptionState } from "./subscriptions";
+import { streamState } from "./streams";
+import { defaultStreamsState } from "./default-streams";
+import { channelFoldersState } from "./channel-folders";
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -31,4 +35,8 @@ export const STATE_FETCHERS: Record<string, StateFetcher> = {
   realm_user_groups: userGroupState,
   realm_playgrounds: playgroundsState,
   presence: presenceState,
+  subscription: subscriptionState,
+  stream: streamState,
+  default_streams: defaultStreamsState,
+  channel_folders: channelFoldersState,
 };
