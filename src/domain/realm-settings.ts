@@ -1,3 +1,4 @@
+import type { GroupSettingConfig } from "./group-setting";
 import type { SystemGroupName } from "./roles";
 
 /**
@@ -78,6 +79,66 @@ export const REALM_PROPERTY_DEFAULTS = {
   web_public_streams_enabled: true,
   default_invite_expires_in_minutes: 14400,
   welcome_message_custom_text: "",
+  disallow_disposable_email_addresses: true,
+  email_changes_disabled: false,
+  enable_guest_user_dm_warning: true,
+  digest_weekday: 1,
+  moderation_request_channel_id: -1,
+  message_edit_history_visibility_policy: "all",
 };
 
 export type RealmSettings = typeof REALM_PROPERTY_DEFAULTS & Record<keyof typeof REALM_GROUP_SETTING_DEFAULTS, number | { direct_members: number[]; direct_subgroups: number[] }> & Record<string, unknown>;
+
+/** What each organization group setting accepts (Zulip's Realm.REALM_PERMISSION_GROUP_SETTINGS). */
+export const REALM_GROUP_SETTING_CONFIGS: Record<keyof typeof REALM_GROUP_SETTING_DEFAULTS, GroupSettingConfig> = {
+  can_access_all_users_group: { requireSystemGroup: true, allowNobody: false, allowEveryone: true, allowedSystemGroups: ["role:everyone", "role:members"] },
+  can_add_custom_emoji_group: { allowEveryone: false },
+  can_add_subscribers_group: { allowEveryone: false },
+  can_create_bots_group: { allowEveryone: false },
+  can_create_groups: { allowEveryone: false },
+  can_create_private_channel_group: { allowEveryone: false },
+  can_create_public_channel_group: { allowEveryone: false },
+  can_create_web_public_channel_group: {
+    requireSystemGroup: true,
+    allowEveryone: false,
+    allowedSystemGroups: ["role:moderators", "role:administrators", "role:owners", "role:nobody"],
+  },
+  can_create_write_only_bots_group: { allowEveryone: false },
+  can_delete_any_message_group: { allowEveryone: false },
+  can_delete_own_message_group: { allowEveryone: true },
+  can_invite_users_group: { allowEveryone: false },
+  can_manage_all_groups: { allowNobody: false, allowEveryone: false },
+  can_manage_billing_group: { allowNobody: false, allowEveryone: false },
+  can_mention_many_users_group: { allowEveryone: true },
+  can_move_messages_between_channels_group: { allowEveryone: false },
+  can_move_messages_between_topics_group: { allowEveryone: true },
+  can_resolve_topics_group: { allowEveryone: true },
+  can_set_delete_message_policy_group: { allowEveryone: false },
+  can_set_topics_policy_group: { allowEveryone: true },
+  can_summarize_topics_group: { allowEveryone: true },
+  create_multiuse_invite_group: { allowEveryone: false },
+  direct_message_initiator_group: { allowEveryone: true },
+  direct_message_permission_group: { allowEveryone: true },
+};
+
+/** Settings only organization owners may change (Zulip's update_realm). */
+export const OWNER_ONLY_REALM_SETTINGS = new Set([
+  "invite_required",
+  "create_multiuse_invite_group",
+  "can_create_groups",
+  "can_invite_users_group",
+  "can_manage_all_groups",
+  "emails_restricted_to_domains",
+  "disallow_disposable_email_addresses",
+  "waiting_period_threshold",
+  "message_retention_days",
+]);
+
+/** Topic policies an organization may have (channels add "inherit" and "empty_topic_only"). */
+export const REALM_TOPICS_POLICIES = ["allow_empty_topic", "disable_empty_topic"] as const;
+
+export const MAX_REALM_NAME_LENGTH = 40;
+export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
+
+/** Settings sent as realm update_dict events rather than realm update (Zulip's message edit settings). */
+export const UPDATE_DICT_PROPERTIES = new Set(["allow_message_editing", "message_content_edit_limit_seconds"]);

@@ -9,6 +9,7 @@ import { presenceRoutes } from "./presence";
 import { botRoutes } from "./bots";
 import { profileFieldRoutes } from "./profile-fields";
 import { userGroupRoutes } from "./user-groups";
+import { realmRoutes } from "./realm";
 import { channelRoutes } from "./channels";
 import { subscriptionRoutes } from "./subscriptions";
 import { defaultStreamRoutes } from "./default-streams";
@@ -26,6 +27,7 @@ export function apiRoutes(app: App) {
     .use(botRoutes(app))
     .use(profileFieldRoutes(app))
     .use(userGroupRoutes(app))
+    .use(realmRoutes(app))
     .use(channelRoutes(app))
     .use(subscriptionRoutes(app))
     .use(defaultStreamRoutes(app))
