@@ -5,7 +5,7 @@
 // loadLibsqlAddon / loadSharpAddon below. Those copy the embedded files once into a private cache folder
 // (0700, owned by us; never a predictable path in world-writable /tmp) and load them from there, so
 // Bun's own extraction to $TMPDIR is never used and TMPDIR may be unset, missing or noexec.
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -28,7 +28,11 @@ export function nativeCacheDir(env: Record<string, string | undefined> = process
 
 /** Creates dir (0700) or checks that an existing one is a real directory owned by us, and tightens it to 0700. */
 function privateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new Error(`cannot create native cache folder ${dir}: ${(e as Error).message} (set PARLEY_CACHE_DIR)`);
+  }
   const st = lstatSync(dir);
   const uid = process.getuid?.();
   if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
@@ -52,11 +56,16 @@ export function extractEmbedded(file: EmbeddedFile, env: Record<string, string |
   const tmp = join(dir, `.${file.name}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   const fd = openSync(tmp, "wx", 0o500);
   try {
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-  } finally {
-    closeSync(fd);
+    try {
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new Error(`cannot write ${target}: ${(e as Error).message}`);
   }
-  renameSync(tmp, target);
   // Older builds' copies of the same file are no longer needed (a running process keeps its mapping).
   for (const f of readdirSync(dir)) {
     if (f !== `${file.hash}-${file.name}` && f.endsWith(`-${file.name}`)) {
@@ -78,9 +87,17 @@ function dlopenAddon(path: string): any {
   return module.exports;
 }
 
-/** Compiled mode only: libSQL's native driver (called by the rewritten node_modules/libsql/index.js). */
+/**
+ * Compiled mode only: libSQL's native driver (called by the rewritten node_modules/libsql/index.js while the
+ * program's modules load). Without it nothing works, so a failure ends the program with one clear line.
+ */
 export function loadLibsqlAddon(file: EmbeddedFile): any {
-  return dlopenAddon(extractEmbedded(file));
+  try {
+    return dlopenAddon(extractEmbedded(file));
+  } catch (e) {
+    process.stderr.write(`parley: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
 }
 
 let libvipsHandle: unknown = null;
