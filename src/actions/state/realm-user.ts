@@ -30,7 +30,6 @@ export async function realmUserState(app: App, me: UserRow, opts: StateOptions) 
     is_owner: isOwner(me.role),
     is_moderator: isModerator(me.role),
     is_guest: isGuest(me.role),
-    role: me.role,
     can_create_streams: can(s.can_create_public_channel_group) || can(s.can_create_private_channel_group),
     can_create_public_streams: can(s.can_create_public_channel_group),
     can_create_private_streams: can(s.can_create_private_channel_group),
