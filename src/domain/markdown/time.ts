@@ -26,7 +26,7 @@ export function globalTimeHtml(value: string): string {
   return `<time datetime="${escapeAttr(iso)}">${escapeText(value)}</time>`;
 }
 
-const TIME_RE = /<time:([^>]*)>/y;
+const TIME_RE = /<time:([^>]{0,200})>/y;
 
 function timeRule(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x3c /* < */) return false;
