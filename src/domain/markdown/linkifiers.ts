@@ -28,12 +28,17 @@ export function compileLinkifiers(list: Linkifier[] | undefined): CompiledLinkif
   return compiled;
 }
 
+const encodeValue = (v: string) =>
+  encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+/** Reserved expansion: reserved characters and existing %XX escapes stay as they are. */
+const encodeReserved = (v: string) => encodeURI(v).replace(/%25([0-9A-Fa-f]{2})/g, "%$1");
+
 /** RFC 6570 level-2 expansion: `{var}` (fully encoded), `{+var}` (reserved kept) and `{#var}` (fragment). */
 export function expandTemplate(template: string, groups: Record<string, string | undefined>): string {
   return template.replace(/\{([+#]?)(\w+)\}/g, (_, op: string, name: string) => {
     const value = groups[name] ?? "";
-    const encoded = op ? encodeURI(value).replace(/%25([0-9A-Fa-f]{2})/g, "%$1") : encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-    return op === "#" ? `#${encoded}` : encoded;
+    if (op === "") return encodeValue(value);
+    return (op === "#" ? "#" : "") + encodeReserved(value);
   });
 }
 
