@@ -213,7 +213,7 @@ export async function unsubscribe(app: App, me: UserRow, names: string[], princi
   }
   const missing = names.find((n) => !byName.has(n.trim().toLowerCase()));
   if (missing !== undefined) throw streamDoesNotExist(missing.trim());
-  const streams = [...new Map([...byName.values()].map((s) => [s.id, s])).values()];
+  const streams = [...new Map(names.map((n) => byName.get(n.trim().toLowerCase())!).map((s) => [s.id, s])).values()];
 
   const removed = await app.db.tx(async (sql) => {
     const rows = await listSubscriptionRows(sql, targets.map((u) => u.id), streams.map((s) => s.id));
