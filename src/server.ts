@@ -3,12 +3,15 @@ import type { App } from "./app";
 import { errorResponse, json } from "./http/error-handler";
 import { apiRoutes } from "./routes";
 import { webRoutes } from "./routes/web";
+import { uploadFileRoutes } from "./routes/upload-files";
+import { joinRoutes } from "./routes/join";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
   const api = apiRoutes(app);
   const uploadLimit = (app.config.limits.max_file_upload_size_mib + 1) * 1024 * 1024;
   const server: Elysia<any, any, any, any, any, any, any> = new Elysia()
+    .use(uploadFileRoutes(app)) // first: its request hook answers tus OPTIONS/HEAD before the generic handling below
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;
       if (request.method === "OPTIONS") {
@@ -33,7 +36,8 @@ export function createServer(app: App) {
       if (!set.headers["cache-control"]) set.headers["cache-control"] = "no-store, no-cache, must-revalidate, max-age=0";
     })
     .use(api)
-    .use(webRoutes(app));
+    .use(webRoutes(app))
+    .use(joinRoutes(app));
 
   async function headAsGet(request: Request): Promise<Response> {
     const res = await server.handle(new Request(request.url, { method: "GET", headers: request.headers }));

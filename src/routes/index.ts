@@ -6,6 +6,7 @@ import { userRoutes } from "./users";
 import { playgroundRoutes } from "./playgrounds";
 import { pushRoutes } from "./push";
 import { presenceRoutes } from "./presence";
+import { inviteRoutes } from "./invites";
 import { botRoutes } from "./bots";
 import { profileFieldRoutes } from "./profile-fields";
 import { userGroupRoutes } from "./user-groups";
@@ -14,6 +15,9 @@ import { channelRoutes } from "./channels";
 import { subscriptionRoutes } from "./subscriptions";
 import { defaultStreamRoutes } from "./default-streams";
 import { channelFolderRoutes } from "./channel-folders";
+import { uploadRoutes } from "./uploads";
+import { tusRoutes } from "./tus";
+import { realmEmojiRoutes } from "./realm-emoji";
 
 /** Every API area, mounted under /api/v1. */
 export function apiRoutes(app: App) {
@@ -22,6 +26,7 @@ export function apiRoutes(app: App) {
     .use(playgroundRoutes(app))
     .use(pushRoutes(app))
     .use(presenceRoutes(app))
+    .use(inviteRoutes(app))
     .use(eventRoutes(app))
     .use(userRoutes(app))
     .use(botRoutes(app))
@@ -31,5 +36,8 @@ export function apiRoutes(app: App) {
     .use(channelRoutes(app))
     .use(subscriptionRoutes(app))
     .use(defaultStreamRoutes(app))
-    .use(channelFolderRoutes(app));
+    .use(channelFolderRoutes(app))
+    .use(uploadRoutes(app))
+    .use(tusRoutes(app))
+    .use(realmEmojiRoutes(app));
 }

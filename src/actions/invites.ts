@@ -1,0 +1,269 @@
+import { nowSecs, realmOf, type App } from "../app";
+import { canAddSubscribers } from "../domain/channel-permissions";
+import { isAdmin, isGuest, isOwner, ROLE } from "../domain/roles";
+import { badRequest, ownerRequired, ZulipError } from "../errors";
+import { addMembers, findGroup } from "../store/groups";
+import {
+  deleteAllSubscriptionsOf,
+  deleteExpiredInvites,
+  findInviteByKey,
+  findMultiuseInvite,
+  insertMultiuseInvite,
+  listActiveMultiuseInvites,
+  liveGroupIds,
+  liveStreamIds,
+  revokeInvite,
+  type InviteRow,
+} from "../store/invites";
+import { listDefaultStreamIds, listStreamsByIds } from "../store/streams";
+import { listSubscribedStreamIds, upsertSubscriptions } from "../store/subscriptions";
+import { listActiveUserIds, listActiveUserIdsWithRoles, type UserRow } from "../store/users";
+import type { Sql } from "../store/db";
+import { accessChannelById, hasRealmPermission } from "./channel-access";
+import { loadAudience, metadataAudience } from "./channel-data";
+import { createUser, STREAM_COLORS, type CreatedUser } from "./users";
+
+/** Zulip's limit on welcome_message_custom_text, in Unicode code points. */
+export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
+
+/** A confirmation key like Zulip's: 24 characters of lower-case base32. */
+export function generateInviteKey(): string {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return Array.from(bytes, (b) => alphabet[b & 31]).join("");
+}
+
+export const inviteLink = (app: App, key: string) => `${app.config.server.external_url.replace(/\/+$/, "")}/join/${key}/`;
+
+/** Zulip's require_member_or_admin: no guests (and no incoming-webhook bots). */
+function requireMemberOrAdmin(user: UserRow) {
+  if (isGuest(user.role)) throw badRequest("Not allowed for guest users");
+  if (user.is_bot && user.bot_type === 2) throw badRequest("This endpoint does not accept bot requests.");
+}
+
+/**
+ * Roles an invitation may grant: never a role above the inviter's own (owners by owners only,
+ * administrators by administrators, moderators by moderators and above).
+ */
+function checkInvitedRole(invitedAs: number, user: UserRow) {
+  if (invitedAs === ROLE.owner && !isOwner(user.role)) throw ownerRequired();
+  if (invitedAs < user.role) throw badRequest("Must be an organization administrator");
+}
+
+/** Revoking someone else's invitation needs an administrator (an owner for owner invitations). */
+function checkManageInvite(invite: InviteRow, user: UserRow) {
+  if (invite.referrer_id === user.id) return;
+  if (invite.invited_as === ROLE.owner && !isOwner(user.role)) throw ownerRequired();
+  if (!isAdmin(user.role)) throw badRequest("Must be an organization administrator");
+}
+
+/**
+ * The channels of an invitation: each must exist and be accessible, then be a default channel or
+ * one the inviter may add subscribers to; none at all when the inviter may not subscribe others.
+ */
+async function checkInviteChannels(app: App, user: UserRow, streamIds: number[]): Promise<number[]> {
+  const ids = [...new Set(streamIds)];
+  const accessed = [];
+  for (const id of ids) {
+    try {
+      accessed.push(await accessChannelById(app, user, id));
+    } catch (e) {
+      if (e instanceof ZulipError) throw badRequest(`Invalid channel ID ${id}. No invites were sent.`);
+      throw e;
+    }
+  }
+  if (!accessed.length) return ids;
+  const realmAllows = hasRealmPermission(app, user, "can_add_subscribers_group");
+  const allowed = accessed.map((a) => canAddSubscribers(a.access, realmAllows));
+  const denied = () => badRequest("You do not have permission to subscribe other users to channels.");
+  // "cannot subscribe others": neither the organization setting nor any of these channels lets them
+  if (!realmAllows && !isAdmin(user.role) && !allowed.some(Boolean)) throw denied();
+  const defaults = new Set(await listDefaultStreamIds(app.db, realmOf(app).id));
+  if (accessed.some((a, i) => !allowed[i] && !defaults.has(a.stream.id))) throw denied();
+  return ids;
+}
+
+/**
+ * Whether the user may add members to a user group (Zulip's access_user_group_for_update with
+ * can_add_members_group): named, active, not a system group; the organization's
+ * can_manage_all_groups, or the group's can_manage_group / can_add_members_group.
+ */
+async function checkInviteGroups(app: App, user: UserRow, groupIds: number[]): Promise<number[]> {
+  const ids = [...new Set(groupIds)];
+  for (const id of ids) {
+    const g = await findGroup(app.db, id);
+    if (!g || g.realm_id !== realmOf(app).id || g.name === null) throw badRequest("Invalid user group");
+    if (g.deactivated) throw badRequest("You can only change an active user group.");
+    if (g.is_system_group) throw badRequest("Insufficient permission");
+    if (hasRealmPermission(app, user, "can_manage_all_groups")) continue;
+    const settings = JSON.parse(g.settings || "{}") as Record<string, number | undefined>;
+    const holds = (name: string) => settings[name] !== undefined && app.groups.settingIncludes(settings[name]!, user.id);
+    if (!holds("can_manage_group") && !holds("can_add_members_group")) throw badRequest("Insufficient permission");
+  }
+  return ids;
+}
+
+export interface NewMultiuseInvite {
+  /** undefined: the server default; null: never expires */
+  expiresInMinutes: number | null | undefined;
+  invitedAs: number;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  welcomeMessageCustomText: string | undefined;
+}
+
+/** POST /invites/multiuse: the rules of Zulip's generate_multiuse_invite_backend, in its order. */
+export async function createMultiuseInvite(app: App, me: UserRow, input: NewMultiuseInvite): Promise<string> {
+  requireMemberOrAdmin(me);
+  if (!hasRealmPermission(app, me, "create_multiuse_invite_group")) throw badRequest("Insufficient permission");
+  checkInvitedRole(input.invitedAs, me);
+  const streamIds = await checkInviteChannels(app, me, input.streamIds);
+  const groupIds = await checkInviteGroups(app, me, input.groupIds);
+  const text = input.welcomeMessageCustomText;
+  if (text !== undefined) {
+    if ([...text].length > MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH) {
+      throw badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH} characters)`);
+    }
+    if (!isAdmin(me.role)) throw badRequest("Must be an organization administrator");
+  }
+  const realm = realmOf(app);
+  const fallback = Number(realm.settings.default_invite_expires_in_minutes);
+  const minutes = input.expiresInMinutes === undefined ? (Number.isFinite(fallback) && fallback > 0 ? fallback : 14400) : input.expiresInMinutes;
+  const created = nowSecs(app);
+  const key = generateInviteKey();
+  await app.db.tx((sql) =>
+    insertMultiuseInvite(sql, {
+      realmId: realm.id,
+      referrerId: me.id,
+      key,
+      invitedAs: input.invitedAs,
+      streamIds,
+      groupIds,
+      includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
+      welcomeMessageCustomText: text ?? null,
+      created,
+      expires: minutes === null ? null : created + minutes * 60,
+    }),
+  );
+  await notifyInvitesChanged(app, me.id);
+  return inviteLink(app, key);
+}
+
+/** GET /invites: administrators see every active invitation, others their own. */
+export async function listInvites(app: App, me: UserRow) {
+  requireMemberOrAdmin(me);
+  const rows = await listActiveMultiuseInvites(app.db, realmOf(app).id, nowSecs(app), isAdmin(me.role) ? null : me.id);
+  return rows.map((i) => ({
+    id: i.id,
+    invited_by_user_id: i.referrer_id,
+    invited: Math.floor(i.created),
+    expiry_date: i.expires === null ? null : Math.floor(i.expires),
+    invited_as: i.invited_as,
+    is_multiuse: true,
+    link_url: inviteLink(app, i.key),
+  }));
+}
+
+/** DELETE /invites/multiuse/{invite_id}. */
+export async function revokeMultiuseInvite(app: App, me: UserRow, inviteId: number): Promise<void> {
+  requireMemberOrAdmin(me);
+  const invite = await findMultiuseInvite(app.db, realmOf(app).id, inviteId);
+  if (!invite) throw badRequest("No such invitation");
+  checkManageInvite(invite, me);
+  await app.db.tx(async (sql) => {
+    const fresh = await findMultiuseInvite(sql, realmOf(app).id, inviteId);
+    if (!fresh || fresh.revoked) throw badRequest("Invitation has already been revoked");
+    await revokeInvite(sql, inviteId);
+  });
+  await notifyInvitesChanged(app, invite.referrer_id);
+}
+
+/** `invites_changed` to the organization's administrators and the invitation's creator (after commit). */
+export async function notifyInvitesChanged(app: App, referrerId: number | null): Promise<void> {
+  const ids = new Set(await listActiveUserIdsWithRoles(app.db, realmOf(app).id, [ROLE.owner, ROLE.administrator]));
+  if (referrerId !== null) ids.add(referrerId);
+  app.events.publish({ type: "invites_changed" }, [...ids].sort((a, b) => a - b));
+}
+
+/** Scheduler job: deletes invitations that expired more than a week ago (their links already show "expired"). */
+export async function deleteStaleInvites(app: App): Promise<number> {
+  const cutoff = nowSecs(app) - 7 * 86_400;
+  return (await app.db.tx((sql) => deleteExpiredInvites(sql, cutoff))).changes;
+}
+
+
+/** Why an invitation link cannot be used: unknown (404), or revoked or expired (410). */
+export class InviteLinkError extends Error {
+  constructor(
+    readonly status: 404 | 410,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function checkUsable(app: App, invite: InviteRow | undefined): InviteRow {
+  if (!invite || !invite.is_multiuse || invite.realm_id !== realmOf(app).id) {
+    throw new InviteLinkError(404, "This invitation link does not exist. Check that you copied the whole link.");
+  }
+  if (invite.revoked) throw new InviteLinkError(410, "This invitation link has been revoked. Ask the person who invited you for a new one.");
+  if (invite.expires !== null && invite.expires <= nowSecs(app)) {
+    throw new InviteLinkError(410, "This invitation link has expired. Ask the person who invited you for a new one.");
+  }
+  return invite;
+}
+
+/** GET /join/{key}/: the invitation behind a link, or an InviteLinkError. */
+export async function usableInvite(app: App, key: string): Promise<InviteRow> {
+  return checkUsable(app, await findInviteByKey(app.db, key));
+}
+
+export interface SignUp {
+  email: string;
+  fullName: string;
+  password: string;
+}
+
+/**
+ * POST /join/{key}/: creates the account with the invited role, subscribes it to the invitation's
+ * channels (and the organization's default channels when the invitation says so) and adds it to
+ * the invitation's groups, all in createUser's transaction; then the events.
+ */
+export async function redeemInvite(app: App, key: string, input: SignUp): Promise<CreatedUser> {
+  const invite = await usableInvite(app, key);
+  const realm = realmOf(app);
+  const streamIds = await liveStreamIds(app.db, realm.id, JSON.parse(invite.stream_ids) as number[]);
+  const groupIds = await liveGroupIds(app.db, realm.id, JSON.parse(invite.group_ids) as number[]);
+  let subscribed: number[] = [];
+  const created = await createUser(
+    app,
+    null,
+    { email: input.email, fullName: input.fullName, password: input.password, role: invite.invited_as },
+    async (sql: Sql, userId: number) => {
+      checkUsable(app, await findInviteByKey(sql, key));
+      // createUser has subscribed the new account to the default channels
+      if (!invite.include_realm_default_subscriptions) await deleteAllSubscriptionsOf(sql, userId);
+      const existing = new Set(await listSubscribedStreamIds(sql, userId));
+      const fresh = streamIds.filter((id) => !existing.has(id));
+      await upsertSubscriptions(sql, fresh.map((streamId, i) => ({ userId, streamId, color: STREAM_COLORS[(existing.size + i) % STREAM_COLORS.length]! })));
+      for (const g of groupIds) await addMembers(sql, g, [userId]);
+      subscribed = await listSubscribedStreamIds(sql, userId);
+    },
+  );
+  await publishJoinEvents(app, created.userId, subscribed, groupIds);
+  return created;
+}
+
+/** The new member's group memberships (to everyone) and subscriptions (peer_add to who may see them). */
+async function publishJoinEvents(app: App, userId: number, streamIds: number[], groupIds: number[]) {
+  const everyone = await listActiveUserIds(app.db, realmOf(app).id);
+  for (const g of groupIds) app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [userId] }, everyone);
+  if (!streamIds.length) return;
+  const streams = await listStreamsByIds(app.db, streamIds);
+  const audience = await loadAudience(app, app.db, streamIds);
+  for (const stream of streams) {
+    const peers = metadataAudience(app, audience, stream).filter((u) => u !== userId);
+    app.events.publish({ type: "subscription", op: "peer_add", stream_ids: [stream.id], user_ids: [userId] }, peers);
+  }
+}

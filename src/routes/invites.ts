@@ -1,0 +1,45 @@
+import { Elysia, t } from "elysia";
+import type { App } from "../app";
+import { createMultiuseInvite, listInvites, revokeMultiuseInvite } from "../actions/invites";
+import { pathInt } from "../http/params";
+import { zulip } from "../http/plugin";
+
+const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
+
+export const inviteRoutes = (app: App) =>
+  new Elysia()
+    .use(zulip(app))
+    .get("/invites", async ({ args, me }) => args.success({ invites: await listInvites(app, me) }), { auth: true })
+    .post(
+      "/invites/multiuse",
+      async ({ args, me }) => {
+        const p = args.read(
+          t.Object({
+            invite_expires_in_minutes: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+            invite_as: t.Optional(Role),
+            stream_ids: t.Array(t.Integer(), { default: [] }),
+            group_ids: t.Array(t.Integer(), { default: [] }),
+            include_realm_default_subscriptions: t.Boolean({ default: false }),
+            welcome_message_custom_text: t.Optional(t.String()),
+          }),
+        );
+        const link = await createMultiuseInvite(app, me, {
+          expiresInMinutes: p.invite_expires_in_minutes,
+          invitedAs: p.invite_as ?? 400,
+          streamIds: p.stream_ids,
+          groupIds: p.group_ids,
+          includeRealmDefaultSubscriptions: p.include_realm_default_subscriptions,
+          welcomeMessageCustomText: p.welcome_message_custom_text,
+        });
+        return args.success({ invite_link: link });
+      },
+      { auth: true },
+    )
+    .delete(
+      "/invites/multiuse/:invite_id",
+      async ({ args, me, params }) => {
+        await revokeMultiuseInvite(app, me, pathInt(params.invite_id, "invite_id"));
+        return args.success();
+      },
+      { auth: true },
+    );
