@@ -3,6 +3,7 @@ import { isAdmin, isGuest, isOwner, ROLE } from "../domain/roles";
 import { avatarUrl, botDict } from "../domain/user-format";
 import { fullNameProblem } from "../domain/validate";
 import { adminRequired, badRequest, ownerRequired } from "../errors";
+import { generateApiKey } from "../lib/random";
 import {
   findActiveUserByFullName,
   findStreamForUser,
@@ -207,4 +208,18 @@ export async function deactivateBot(app: App, actor: UserRow, botId: number): Pr
   const bot = await accessBotById(app, actor, botId);
   if (!bot.is_active) return;
   await deactivateUser(app, bot, {});
+}
+
+/** GET /bots/{bot_id}/api_key: the bot's key, for its owner or an administrator. */
+export async function botApiKey(app: App, actor: UserRow, botId: number): Promise<string> {
+  return (await accessBotById(app, actor, botId)).api_key;
+}
+
+/** POST /bots/{bot_id}/api_key/regenerate: a new key; the old one stops working at once. */
+export async function regenerateBotApiKey(app: App, actor: UserRow, botId: number): Promise<string> {
+  const bot = await accessBotById(app, actor, botId);
+  const apiKey = generateApiKey();
+  await app.db.tx((sql) => updateUser(sql, bot.id, { api_key: apiKey }));
+  publishBotUpdate(app, await botAdministrators(app, bot), { user_id: bot.id, api_key: apiKey });
+  return apiKey;
 }

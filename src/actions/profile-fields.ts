@@ -13,7 +13,7 @@ import {
 import { isAdmin } from "../domain/roles";
 import type { ProfileData } from "../domain/user-format";
 import { adminRequired, badRequest } from "../errors";
-import { countSummaryFields, deleteValue, findFieldByName, insertField, listFields, listValuesOf, setValue } from "../store/profile-fields";
+import { countSummaryFields, deleteField, deleteValue, findField, findFieldByName, insertField, listFields, listValuesOf, setValue, updateField } from "../store/profile-fields";
 import { listActiveUserIds, listUsersByIds, type UserRow } from "../store/users";
 import { usersWhoCanAccess } from "./user-access";
 
@@ -60,6 +60,75 @@ export async function createProfileField(app: App, actor: UserRow, input: NewFie
   });
   await notifyFields(app);
   return id;
+}
+
+export interface FieldUpdate {
+  name?: string;
+  hint?: string;
+  fieldData?: Record<string, unknown>;
+  displayInProfileSummary?: boolean;
+  required?: boolean;
+  editableByUser?: boolean;
+}
+
+async function accessField(app: App, actor: UserRow, id: number): Promise<FieldRow> {
+  if (!isAdmin(actor.role)) throw adminRequired();
+  const field = await findField(app.db, realmOf(app).id, id);
+  if (!field) throw badRequest("Field id " + id + " not found.");
+  return field;
+}
+
+/** PATCH /realm/profile_fields/{field_id} (administrators). */
+export async function updateProfileField(app: App, actor: UserRow, id: number, input: FieldUpdate): Promise<void> {
+  const field = await accessField(app, actor, id);
+  const realm = realmOf(app);
+  const name = input.name !== undefined ? input.name.trim() : field.name;
+  const hint = input.hint ?? field.hint;
+  checkFieldNameAndHint(name, hint);
+  const fieldData = input.fieldData !== undefined ? checkFieldData(field.field_type, input.fieldData) : field.field_data;
+  await app.db.tx(async (sql) => {
+    const other = await findFieldByName(sql, realm.id, name);
+    if (other && other.id !== id) throw badRequest("A field with that label already exists.");
+    if (input.displayInProfileSummary && !field.display_in_profile_summary) {
+      if (!canBeInSummary(field.field_type)) throw badRequest("Long text and person picker fields cannot be displayed in the profile summary.");
+      if ((await countSummaryFields(sql, realm.id)) >= MAX_DISPLAY_IN_PROFILE_SUMMARY) {
+        throw badRequest(`Only ${MAX_DISPLAY_IN_PROFILE_SUMMARY} custom profile fields can be displayed in the profile summary.`);
+      }
+    }
+    await updateField(sql, id, {
+      name,
+      hint,
+      field_data: fieldData,
+      ...(input.displayInProfileSummary !== undefined ? { display_in_profile_summary: input.displayInProfileSummary ? 1 : 0 } : {}),
+      ...(input.required !== undefined ? { required: input.required ? 1 : 0 } : {}),
+      ...(input.editableByUser !== undefined ? { editable_by_user: input.editableByUser ? 1 : 0 } : {}),
+    });
+  });
+  await notifyFields(app);
+}
+
+/** DELETE /realm/profile_fields/{field_id} (administrators): the field and everyone's values go. */
+export async function deleteProfileField(app: App, actor: UserRow, id: number): Promise<void> {
+  await accessField(app, actor, id);
+  await app.db.tx((sql) => deleteField(sql, id));
+  await notifyFields(app);
+}
+
+/** PATCH /realm/profile_fields (administrators): `order` lists every field id in the new order. */
+export async function reorderProfileFields(app: App, actor: UserRow, order: number[]): Promise<void> {
+  if (!isAdmin(actor.role)) throw adminRequired();
+  const fields = await listFields(app.db, realmOf(app).id);
+  const ids = new Set(fields.map((f) => f.id));
+  if (order.length !== ids.size || new Set(order).size !== order.length || !order.every((id) => ids.has(id))) throw badRequest("Invalid order mapping.");
+  await app.db.tx(async (sql) => {
+    for (const [i, id] of order.entries()) await updateField(sql, id, { order: i + 1 });
+  });
+  await notifyFields(app);
+}
+
+/** DELETE /users/me/profile_data: clears the caller's values of these fields. */
+export async function removeOwnProfileData(app: App, me: UserRow, fieldIds: number[]): Promise<void> {
+  await updateProfileData(app, me, me, fieldIds.map((id) => ({ id, value: null })));
 }
 
 async function notifyFields(app: App) {

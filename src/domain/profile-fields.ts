@@ -1,5 +1,5 @@
-import MarkdownIt from "markdown-it";
 import { badRequest } from "../errors";
+import { renderMarkdown, type RenderContext } from "./markdown";
 
 /** Zulip's custom profile field types. */
 export const FIELD_TYPE = {
@@ -170,10 +170,19 @@ export function checkFieldValue(field: FieldRow, value: unknown, userExists: (id
 /** An empty value removes the user's value for the field. */
 export const isEmptyValue = (value: unknown) => value === null || value === "" || (Array.isArray(value) && value.length === 0);
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+/** Profile values are rendered without mentions, channel links or previews. */
+const PLAIN_CONTEXT: RenderContext = {
+  usersByName: () => [],
+  userById: () => undefined,
+  groupByName: () => undefined,
+  streamByName: () => undefined,
+  realmEmoji: () => undefined,
+  realmUrl: "",
+  uploadsPathPrefix: "/user_uploads/",
+};
 
-/** Text fields carry a rendered_value (their Markdown as HTML); other types do not. */
+/** Text fields carry a rendered_value (their Markdown as Zulip's HTML); other types do not. */
 export function renderFieldValue(fieldType: number, value: string): string | null {
   if (fieldType !== FIELD_TYPE.SHORT_TEXT && fieldType !== FIELD_TYPE.LONG_TEXT) return null;
-  return md.render(value).trimEnd();
+  return renderMarkdown(value, PLAIN_CONTEXT).html;
 }

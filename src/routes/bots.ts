@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
-import { createBot, deactivateBot, listOwnBots, updateBot } from "../actions/bots";
+import { botApiKey, createBot, deactivateBot, listOwnBots, regenerateBotApiKey, updateBot } from "../actions/bots";
 import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 
@@ -66,5 +66,11 @@ export const botRoutes = (app: App) =>
         await deactivateBot(app, me, pathInt(params.bot_id, "bot_id"));
         return args.success();
       },
+      { auth: true },
+    )
+    .get("/bots/:bot_id/api_key", async ({ args, me, params }) => args.success({ api_key: await botApiKey(app, me, pathInt(params.bot_id, "bot_id")) }), { auth: true })
+    .post(
+      "/bots/:bot_id/api_key/regenerate",
+      async ({ args, me, params }) => args.success({ api_key: await regenerateBotApiKey(app, me, pathInt(params.bot_id, "bot_id")) }),
       { auth: true },
     );

@@ -1,6 +1,15 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
-import { createProfileField, listProfileFields, updateProfileData } from "../actions/profile-fields";
+import {
+  createProfileField,
+  deleteProfileField,
+  listProfileFields,
+  removeOwnProfileData,
+  reorderProfileFields,
+  updateProfileData,
+  updateProfileField,
+} from "../actions/profile-fields";
+import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import { ProfileDataSchema } from "./users";
 
@@ -40,6 +49,57 @@ export const profileFieldRoutes = (app: App) =>
       async ({ args, me }) => {
         const p = args.read(t.Object({ data: ProfileDataSchema }));
         await updateProfileData(app, me, me, p.data);
+        return args.success();
+      },
+      { auth: true },
+    )
+    .patch(
+      "/realm/profile_fields",
+      async ({ args, me }) => {
+        const p = args.read(t.Object({ order: t.Array(t.Integer()) }));
+        await reorderProfileFields(app, me, p.order);
+        return args.success();
+      },
+      { auth: true },
+    )
+    .patch(
+      "/realm/profile_fields/:field_id",
+      async ({ args, me, params }) => {
+        const p = args.read(
+          t.Object({
+            name: t.Optional(t.String()),
+            hint: t.Optional(t.String()),
+            field_data: t.Optional(t.Record(t.String(), t.Unknown())),
+            display_in_profile_summary: t.Optional(t.Boolean()),
+            required: t.Optional(t.Boolean()),
+            editable_by_user: t.Optional(t.Boolean()),
+          }),
+        );
+        await updateProfileField(app, me, pathInt(params.field_id, "field_id"), {
+          name: p.name,
+          hint: p.hint,
+          fieldData: p.field_data,
+          displayInProfileSummary: p.display_in_profile_summary,
+          required: p.required,
+          editableByUser: p.editable_by_user,
+        });
+        return args.success();
+      },
+      { auth: true },
+    )
+    .delete(
+      "/realm/profile_fields/:field_id",
+      async ({ args, me, params }) => {
+        await deleteProfileField(app, me, pathInt(params.field_id, "field_id"));
+        return args.success();
+      },
+      { auth: true },
+    )
+    .delete(
+      "/users/me/profile_data",
+      async ({ args, me }) => {
+        const p = args.read(t.Object({ data: t.Array(t.Integer()) }));
+        await removeOwnProfileData(app, me, p.data);
         return args.success();
       },
       { auth: true },

@@ -54,3 +54,11 @@ export const deleteValue = (sql: Sql, userId: number, fieldId: number) =>
   sql.run("DELETE FROM custom_profile_values WHERE user_id = ? AND field_id = ?", [userId, fieldId]);
 
 export const deleteValuesOf = (sql: Sql, userId: number) => sql.run("DELETE FROM custom_profile_values WHERE user_id = ?", [userId]);
+
+export async function updateField(sql: Sql, id: number, fields: Partial<Omit<FieldRow, "id" | "realm_id">>) {
+  const keys = Object.keys(fields);
+  if (!keys.length) return;
+  await sql.run(`UPDATE custom_profile_fields SET ${keys.map((k) => `"${k}" = ?`).join(", ")} WHERE id = ?`, [...keys.map((k) => (fields as any)[k]), id]);
+}
+
+export const deleteField = (sql: Sql, id: number) => sql.run("DELETE FROM custom_profile_fields WHERE id = ?", [id]);

@@ -187,6 +187,23 @@ describe("DELETE /bots/{bot_id}", () => {
   });
 });
 
+describe("bot API keys", () => {
+  test("the owner reads and regenerates a bot's key; the old key stops working", async () => {
+    const bot = (await s.users.othello.client.post("/bots", { full_name: "Keyed Bot", short_name: "keyed" })).success();
+    expect((await s.users.othello.client.get(`/bots/${bot.user_id}/api_key`)).success().api_key).toBe(bot.api_key);
+    (await s.users.cordelia.client.get(`/bots/${bot.user_id}/api_key`)).error("Insufficient permission");
+    let fresh = "";
+    const events = await s.captureEvents(async () => {
+      fresh = (await s.users.othello.client.post(`/bots/${bot.user_id}/api_key/regenerate`)).success().api_key;
+    });
+    expect(fresh).not.toBe(bot.api_key);
+    (await s.clientFor("keyed-bot@parley.test", bot.api_key).get("/users/me")).error("Invalid API key", "UNAUTHORIZED", 401);
+    (await s.clientFor("keyed-bot@parley.test", fresh).get("/users/me")).success();
+    expect(events.of("othello")).toContainEqual({ type: "realm_bot", op: "update", bot: { user_id: bot.user_id, api_key: fresh } });
+    (await s.users.cordelia.client.post(`/bots/${bot.user_id}/api_key/regenerate`)).error("Insufficient permission");
+  });
+});
+
 describe("realm_bots in /register", () => {
   test("administrators see every bot, others only their own", async () => {
     const iago = await realmBotState(s.app, (await findUserById(s.app.db, s.users.iago.id))!);

@@ -131,6 +131,43 @@ describe("PATCH /users/me/profile_data", () => {
   });
 });
 
+describe("editing, reordering and deleting fields", () => {
+  test("an administrator edits a field and everyone gets the new list", async () => {
+    const id = await create({ name: "Team", field_type: 1 });
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.patch(`/realm/profile_fields/${id}`, { name: "Squad", hint: "Which one", editable_by_user: false })).success();
+    });
+    const f = (await s.users.hamlet.client.get("/realm/profile_fields")).success().custom_fields.find((x: any) => x.id === id);
+    expect(f).toMatchObject({ name: "Squad", hint: "Which one", editable_by_user: false });
+    expect(events.of("hamlet")[0]).toMatchObject({ type: "custom_profile_fields" });
+    (await s.users.iago.client.patch(`/realm/profile_fields/${id}`, { name: "Phone number" })).error("A field with that label already exists.");
+    (await s.users.hamlet.client.patch(`/realm/profile_fields/${id}`, { name: "Mine" })).error("Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+    (await s.users.iago.client.patch("/realm/profile_fields/99999", { name: "Ghost" })).error("Field id 99999 not found.");
+  });
+
+  test("reordering needs every field exactly once", async () => {
+    const ids = (await s.users.hamlet.client.get("/realm/profile_fields")).success().custom_fields.map((f: any) => f.id);
+    const reversed = [...ids].reverse();
+    (await s.users.iago.client.patch("/realm/profile_fields", { order: reversed })).success();
+    expect((await s.users.hamlet.client.get("/realm/profile_fields")).success().custom_fields.map((f: any) => f.id)).toEqual(reversed);
+    (await s.users.iago.client.patch("/realm/profile_fields", { order: reversed.slice(1) })).error("Invalid order mapping.");
+    (await s.users.iago.client.patch("/realm/profile_fields", { order: ids })).success();
+  });
+
+  test("deleting a field removes everyone's values; users clear their own values", async () => {
+    const id = await create({ name: "Temporary", field_type: 1 });
+    (await s.users.cordelia.client.patch("/users/me/profile_data", { data: [{ id, value: "soon gone" }] })).success();
+    (await s.users.hamlet.client.delete(`/realm/profile_fields/${id}`)).error("Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+    (await s.users.iago.client.delete(`/realm/profile_fields/${id}`)).success();
+    expect(await s.app.db.all("SELECT * FROM custom_profile_values WHERE field_id = ?", [id])).toEqual([]);
+    expect((await s.users.cordelia.client.get("/users/me")).success().profile_data[id]).toBeUndefined();
+    const keep = await create({ name: "Clearable", field_type: 1 });
+    (await s.users.cordelia.client.patch("/users/me/profile_data", { data: [{ id: keep, value: "here" }] })).success();
+    (await s.users.cordelia.client.delete("/users/me/profile_data", { data: [keep] })).success();
+    expect((await s.users.cordelia.client.get("/users/me")).success().profile_data[keep]).toBeUndefined();
+  });
+});
+
 describe("custom_profile_fields in /register", () => {
   test("the fields and the field types are in the initial state", async () => {
     const state = (await s.users.hamlet.client.post("/register", { fetch_event_types: ["custom_profile_fields"] })).success();
