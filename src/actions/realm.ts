@@ -13,6 +13,7 @@ import { adminRequired, badRequest, ownerRequired, ZulipError } from "../errors"
 import { findRealm, updateRealm } from "../store/realm";
 import { listActiveUserIds, type UserRow } from "../store/users";
 import { groupSettingApiValues, updateGroupSetting } from "./group-settings";
+import { syncFullMembers } from "./users";
 
 export const REALM_GROUP_SETTING_NAMES = Object.keys(REALM_GROUP_SETTING_DEFAULTS) as (keyof typeof REALM_GROUP_SETTING_DEFAULTS)[];
 
@@ -102,6 +103,7 @@ export async function updateRealmSettings(app: App, actor: UserRow, changes: Rea
   });
   await reloadRealm(app);
   if (result.created) await reloadGroups(app);
+  if (result.changed.some(([k]) => k === "waiting_period_threshold")) await syncFullMembers(app);
 
   const everyone = await listActiveUserIds(app.db, realm.id);
   const data: Record<string, unknown> = {};

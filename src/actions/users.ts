@@ -1,10 +1,11 @@
 import { nowSecs, realmOf, reloadGroups, type App } from "../app";
 import { isAdmin, isOwner, ROLE, ROLES, systemGroupsForRole, type SystemGroupName } from "../domain/roles";
+import { isFullMember } from "../domain/user-groups";
 import { userDict, type ProfileData } from "../domain/user-format";
 import { fullNameProblem, isValidEmail, passwordProblem } from "../domain/validate";
 import { adminRequired, badRequest, ownerRequired } from "../errors";
 import { generateApiKey } from "../lib/random";
-import { addMembers, removeMembers } from "../store/groups";
+import { addMembers, listDirectGroupsOf, listDirectMemberIds, removeMembers } from "../store/groups";
 import { insertRecipient } from "../store/realm";
 import {
   countActiveUsers,
@@ -67,7 +68,7 @@ export async function createUser(app: App, _actor: UserRow | null, input: NewUse
   if (await findUserByEmail(app.db, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
   const passwordHash = input.password !== null ? await hashPassword(input.password) : null;
   const apiKey = generateApiKey();
-  const groups = systemGroupsForRole(input.role).map((name) => app.systemGroups.get(name)!);
+  const groups = systemGroupsFor(app, input.role, nowSecs(app)).map((name) => app.systemGroups.get(name)!);
   const userId = await app.db.tx(async (sql) => {
     if (await findUserByEmail(sql, realm.id, email)) throw badRequest(`Email '${email}' already in use`);
     const id = await insertUser(sql, {
@@ -122,6 +123,42 @@ export const STREAM_COLORS = [
   "#94c849", "#bd86e5", "#ee7e4a", "#a6dcbf", "#95a5fd", "#53a063", "#9987e1", "#e4523d", "#c2c2c2", "#4f8de4",
   "#c6a8ad", "#e7cc4d", "#c8bebf", "#a47462",
 ];
+
+/**
+ * The system groups a user of `role` who joined at `dateJoined` belongs to directly: members are
+ * full members once the organization's waiting period (waiting_period_threshold days) has passed.
+ */
+export function systemGroupsFor(app: App, role: number, dateJoined: number): SystemGroupName[] {
+  const groups = systemGroupsForRole(role);
+  if (isFullMember(dateJoined, realmOf(app).settings.waiting_period_threshold, nowSecs(app))) return groups;
+  return groups.filter((g) => g !== "role:fullmembers");
+}
+
+/**
+ * Brings role:fullmembers in line with the waiting period: members whose period has passed join it,
+ * members still waiting leave it. Runs when the threshold changes; the scheduler may run it daily.
+ */
+export async function syncFullMembers(app: App): Promise<void> {
+  const realm = realmOf(app);
+  const groupId = app.systemGroups.get("role:fullmembers")!;
+  const members = (await listUsers(app.db, realm.id)).filter((u) => u.role === ROLE.member);
+  const now = nowSecs(app);
+  const threshold = realm.settings.waiting_period_threshold;
+  const current = new Set(await listDirectMemberIds(app.db, groupId));
+  const add = members.filter((u) => !current.has(u.id) && isFullMember(u.date_joined, threshold, now)).map((u) => u.id);
+  const remove = members.filter((u) => current.has(u.id) && !isFullMember(u.date_joined, threshold, now)).map((u) => u.id);
+  if (!add.length && !remove.length) return;
+  await app.db.tx(async (sql) => {
+    await addMembers(sql, groupId, add);
+    await removeMembers(sql, groupId, remove);
+  });
+  await reloadGroups(app);
+  const everyone = await listActiveUserIds(app.db, realm.id);
+  const active = new Set(everyone);
+  const shown = (ids: number[]) => ids.filter((id) => active.has(id));
+  if (shown(add).length) app.events.publish({ type: "user_group", op: "add_members", group_id: groupId, user_ids: shown(add) }, everyone);
+  if (shown(remove).length) app.events.publish({ type: "user_group", op: "remove_members", group_id: groupId, user_ids: shown(remove) }, everyone);
+}
 
 /** Resolves bots' default channel ids to names (bot dicts show names). */
 export async function streamNames(app: App, bots: UserRow[]): Promise<(id: number | null) => string | null> {
@@ -229,8 +266,9 @@ export async function updateUserByAdmin(app: App, actor: UserRow, ref: { id: num
  */
 export async function changeUserRole(app: App, target: UserRow, role: number): Promise<void> {
   if (!ROLES.includes(role)) throw badRequest("Invalid role");
-  const before = new Set(systemGroupsForRole(target.role));
-  const after = new Set(systemGroupsForRole(role));
+  const direct = new Set(await listDirectGroupsOf(app.db, target.id));
+  const before = new Set(systemGroupsForRole(target.role).filter((g) => direct.has(app.systemGroups.get(g)!)));
+  const after = new Set(systemGroupsFor(app, role, target.date_joined));
   const removed = [...before].filter((g) => !after.has(g));
   const added = [...after].filter((g) => !before.has(g));
   const id = (name: SystemGroupName) => app.systemGroups.get(name)!;

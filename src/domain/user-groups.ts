@@ -32,3 +32,6 @@ export function checkUserGroupName(name: string): string {
 
 /** The group's stored settings JSON, each a user_groups id. */
 export type StoredGroupSettings = Partial<Record<UserGroupSettingName, number>>;
+
+/** A member is a full member once `thresholdDays` have passed since they joined (Zulip's waiting period). */
+export const isFullMember = (dateJoined: number, thresholdDays: number, nowSecs: number) => nowSecs - dateJoined >= thresholdDays * 86400;

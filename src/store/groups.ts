@@ -96,3 +96,7 @@ export async function listStreamsUsingGroups(sql: Sql, realmId: number, columns:
     [realmId, ...columns.flatMap(() => groupIds)],
   );
 }
+
+/** Direct members of a group, active or not. */
+export const listDirectMemberIds = async (sql: Sql, groupId: number) =>
+  (await sql.all<{ user_id: number }>("SELECT user_id FROM user_group_members WHERE group_id = ? ORDER BY user_id", [groupId])).map((r) => r.user_id);

@@ -90,6 +90,26 @@ describe("PATCH /realm: time limits, retention, waiting period and topics", () =
     (await s.users.desdemona.client.patch("/realm", { waiting_period_threshold: -1 })).error("waiting_period_threshold is too small");
   });
 
+  test("the waiting period decides who is a full member", async () => {
+    const full = s.app.systemGroups.get("role:fullmembers")!;
+    const { makeUser } = await import("../helpers/people");
+    (await s.users.desdemona.client.patch("/realm", { waiting_period_threshold: 0 })).success();
+    s.clock.advance(2 * 86400 * 1000);
+    const newcomer = await makeUser(s, "Newcomer");
+    const events = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.patch("/realm", { waiting_period_threshold: 1 })).success();
+    });
+    expect(s.app.groups.isMember(full, newcomer.id)).toBe(false);
+    expect(s.app.groups.isMember(full, s.users.hamlet.id)).toBe(true);
+    expect(events.of("hamlet")).toContainEqual({ type: "user_group", op: "remove_members", group_id: full, user_ids: [newcomer.id] });
+    const later = await makeUser(s, "Later Newcomer");
+    expect(s.app.groups.isMember(full, later.id)).toBe(false);
+    expect(s.app.groups.isMember(s.app.systemGroups.get("role:members")!, later.id)).toBe(true);
+    (await s.users.desdemona.client.patch("/realm", { waiting_period_threshold: 0 })).success();
+    expect(s.app.groups.isMember(full, newcomer.id)).toBe(true);
+    expect(s.app.groups.isMember(full, later.id)).toBe(true);
+  });
+
   test("topics_policy and the legacy mandatory_topics move together", async () => {
     expect(s.app.realm!.settings.topics_policy).toBe("allow_empty_topic");
     const events = await s.captureEvents(async () => {
