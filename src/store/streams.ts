@@ -51,9 +51,9 @@ const list = (n: number) => Array(n).fill("?").join(",");
 
 export const findStreamById = (sql: Sql, id: number) => sql.get<StreamRow>("SELECT * FROM streams WHERE id = ?", [id]);
 
-/** By name, case-insensitively, ignoring surrounding whitespace (Zulip's get_realm_stream). */
+/** By name, case-insensitively, ignoring surrounding whitespace (Zulip's get_realm_stream); uses streams_by_name. */
 export const findStreamByName = (sql: Sql, name: string) =>
-  sql.get<StreamRow>("SELECT * FROM streams WHERE name = ? COLLATE NOCASE", [name.trim()]);
+  sql.get<StreamRow>("SELECT * FROM streams WHERE realm_id IN (SELECT id FROM realm) AND name = ? COLLATE NOCASE", [name.trim()]);
 
 export const listStreams = (sql: Sql, realmId: number) => sql.all<StreamRow>("SELECT * FROM streams WHERE realm_id = ? ORDER BY id", [realmId]);
 

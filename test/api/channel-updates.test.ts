@@ -198,6 +198,19 @@ describe("PATCH /streams/{id}: group settings", () => {
     (await s.users.hamlet.client.patch(`/streams/${id}`, { can_remove_subscribers_group: { new: g("role:members"), old: value } })).success();
   });
 
+  test("equal anonymous values share one stored group; a one-subgroup value is that group", async () => {
+    const a = await createChannel(s, "hamlet", "shared-a");
+    const b = await createChannel(s, "hamlet", "shared-b");
+    const value = { direct_members: [s.users.cordelia.id, s.users.othello.id], direct_subgroups: [] };
+    (await s.users.hamlet.client.patch(`/streams/${a}`, { can_send_message_group: { new: value } })).success();
+    (await s.users.hamlet.client.patch(`/streams/${b}`, { can_send_message_group: { new: { ...value, direct_members: [...value.direct_members].reverse() } } })).success();
+    expect((await row(a)).can_send_message_group).toBe((await row(b)).can_send_message_group);
+    (await s.users.hamlet.client.patch(`/streams/${b}`, { can_send_message_group: { new: { direct_members: [], direct_subgroups: [g("role:moderators")] } } })).success();
+    expect((await row(b)).can_send_message_group).toBe(g("role:moderators"));
+    (await s.users.hamlet.client.patch(`/streams/${b}`, { can_send_message_group: { new: { direct_members: [], direct_subgroups: [] } } })).success();
+    expect((await row(b)).can_send_message_group).toBe(g("role:nobody"));
+  });
+
   test("setting a value equal to the current one changes nothing and sends nothing", async () => {
     const id = await createChannel(s, "hamlet", "groups-3");
     const ev = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { can_send_message_group: { new: g("role:everyone") } })).success());
