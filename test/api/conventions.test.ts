@@ -79,7 +79,7 @@ describe("error envelopes", () => {
   });
 
   test("a wrong method on a known path gets a 405 envelope naming the allowed methods", async () => {
-    const r = await s.users.hamlet.client.request("PUT", "/users/me");
+    const r = await s.users.hamlet.client.request("PUT", "/server_settings");
     expect(r.status).toBe(405);
     expect(r.json).toMatchObject({ result: "error", msg: "Method Not Allowed", allowed_methods: ["GET", "HEAD"] });
   });

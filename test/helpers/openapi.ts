@@ -221,7 +221,18 @@ function addChannelSpecFields(doc: Json) {
   walk(doc?.paths);
   const ok = (path: string, verb: string) => doc?.paths?.[path]?.[verb]?.responses?.["200"]?.content?.["application/json"]?.schema?.allOf?.[1]?.properties;
   const register = ok("/register", "post");
-  if (register) register.channel_folders ??= { type: "array", items: { type: "object" } };
+  if (register) {
+    register.channel_folders ??= { type: "array", items: { type: "object" } };
+    // realm settings and limits newer than 10.2 that our spec relies on (FL 392 topics_policy, FL 407
+    // delete-policy group, FL 410 channel folders, FL 416 welcome message text)
+    const groupValue = { oneOf: [{ type: "integer" }, { type: "object" }] };
+    register.realm_topics_policy ??= { type: "string", enum: ["allow_empty_topic", "disable_empty_topic"] };
+    register.realm_can_set_delete_message_policy_group ??= groupValue;
+    register.realm_can_set_topics_policy_group ??= groupValue;
+    register.realm_welcome_message_custom_text ??= { type: "string" };
+    register.max_channel_folder_name_length ??= { type: "integer" };
+    register.max_channel_folder_description_length ??= { type: "integer" };
+  }
   const subscribe = ok("/users/me/subscriptions", "post");
   if (subscribe) subscribe.new_subscription_messages_sent ??= { type: "boolean" };
 }

@@ -1,13 +1,18 @@
 import { realmOf, type App } from "../../app";
-import { ZULIP_FEATURE_LEVEL } from "../../domain/version";
 import type { UserRow } from "../../store/users";
+
+/**
+ * Settings Parley keeps for itself (or that Zulip 10 no longer reports); clients learn them otherwise
+ * (e.g. public access through GET /users answering without credentials).
+ */
+const NOT_IN_REGISTER = new Set(["bot_creation_policy", "email_address_visibility", "allow_public_access", "web_public_streams_enabled", "default_invite_expires_in_minutes"]);
 
 /** `realm` initial state: every realm_* setting, the server limits and constants. */
 export function realmState(app: App, _me: UserRow) {
   const realm = realmOf(app);
   const limits = app.config.limits;
   const settings: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(realm.settings)) settings[`realm_${k}`] = v;
+  for (const [k, v] of Object.entries(realm.settings)) if (!NOT_IN_REGISTER.has(k)) settings[`realm_${k}`] = v;
   const url = app.config.server.external_url;
   return {
     ...settings,
@@ -30,9 +35,6 @@ export function realmState(app: App, _me: UserRow) {
     max_avatar_file_size_mib: 5,
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
-    max_bot_name_length: 100,
-    max_user_name_length: 100,
-    max_user_group_name_length: 100,
     max_channel_folder_name_length: 60,
     max_channel_folder_description_length: 1024,
     event_queue_longpoll_timeout_seconds: 90,
@@ -62,6 +64,5 @@ export function realmState(app: App, _me: UserRow) {
     realm_upload_quota_mib: realm.settings.upload_quota_mib,
     development_environment: false,
     demo_organization_scheduled_deletion_date: undefined,
-    zulip_feature_level_server: ZULIP_FEATURE_LEVEL,
   };
 }
