@@ -116,17 +116,16 @@ export interface NewMultiuseInvite {
 /** POST /invites/multiuse: the rules of Zulip's generate_multiuse_invite_backend, in its order. */
 export async function createMultiuseInvite(app: App, me: UserRow, input: NewMultiuseInvite): Promise<string> {
   requireMemberOrAdmin(me);
+  const text = input.welcomeMessageCustomText;
+  // a parameter check in Zulip (code points), so it comes before the permission checks
+  if (text !== undefined && [...text].length > MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH) {
+    throw badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH} characters)`);
+  }
   if (!hasRealmPermission(app, me, "create_multiuse_invite_group")) throw badRequest("Insufficient permission");
   checkInvitedRole(input.invitedAs, me);
   const streamIds = await checkInviteChannels(app, me, input.streamIds);
   const groupIds = await checkInviteGroups(app, me, input.groupIds);
-  const text = input.welcomeMessageCustomText;
-  if (text !== undefined) {
-    if ([...text].length > MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH) {
-      throw badRequest(`welcome_message_custom_text is too long (limit: ${MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH} characters)`);
-    }
-    if (!isAdmin(me.role)) throw badRequest("Must be an organization administrator");
-  }
+  if (text !== undefined && !isAdmin(me.role)) throw badRequest("Must be an organization administrator");
   const realm = realmOf(app);
   const fallback = Number(realm.settings.default_invite_expires_in_minutes);
   const minutes = input.expiresInMinutes === undefined ? (Number.isFinite(fallback) && fallback > 0 ? fallback : 14400) : input.expiresInMinutes;

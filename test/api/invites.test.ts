@@ -353,3 +353,17 @@ describe("redeeming a link at /join/{key}/", () => {
     expect(await count()).toBe(before);
   });
 });
+
+describe("deleteStaleInvites (scheduler)", () => {
+  test("deletes links that expired more than a week ago and keeps the rest", async () => {
+    const { deleteStaleInvites } = await import("../../src/actions/invites");
+    const stale = keyOf((await create("iago", { invite_expires_in_minutes: 1 })).success().invite_link);
+    const lasting = keyOf((await create("iago", { invite_expires_in_minutes: null })).success().invite_link);
+    s.clock.advance(6 * 86_400_000);
+    expect(await deleteStaleInvites(s.app)).toBe(0);
+    s.clock.advance(2 * 86_400_000);
+    expect(await deleteStaleInvites(s.app)).toBeGreaterThan(0);
+    expect(await inviteRow(stale)).toBeUndefined();
+    expect(await inviteRow(lasting)).toBeDefined();
+  });
+});
