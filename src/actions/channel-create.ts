@@ -1,6 +1,5 @@
 import { nowSecs, realmOf, type App } from "../app";
 import { hasRealmPermission } from "./channel-access";
-import { renderDescription } from "./channel-data";
 import { storeGroupSetting, systemGroupId as systemGroup } from "./group-settings";
 import { CHANNEL_GROUP_SETTINGS, type ChannelUser } from "../domain/channel-permissions";
 import { channelNameProblem, parseRetentionDays, type TopicsPolicy } from "../domain/channel-format";
@@ -91,7 +90,13 @@ export function checkCreationPermission(app: App, me: ChannelUser, opts: NewChan
  * or the defaults: the creator administers it). Returns the new id; inside the caller's transaction.
  * The caller reloads the group graph after commit (anonymous setting groups may be new).
  */
-export async function insertChannel(app: App, sql: Sql, me: ChannelUser, name: string, description: string, opts: NewChannelOptions): Promise<number> {
+export async function insertChannel(
+  app: App,
+  sql: Sql,
+  me: ChannelUser,
+  channel: { name: string; description: string; renderedDescription: string },
+  opts: NewChannelOptions,
+): Promise<number> {
   const realm = realmOf(app);
   const groups = {} as Record<ChannelGroupSettingName, number>;
   for (const setting of CHANNEL_GROUP_SETTING_NAMES) {
@@ -105,9 +110,9 @@ export async function insertChannel(app: App, sql: Sql, me: ChannelUser, name: s
   }
   const id = await insertStream(sql, {
     realm_id: realm.id,
-    name,
-    description,
-    rendered_description: renderDescription(description),
+    name: channel.name,
+    description: channel.description,
+    rendered_description: channel.renderedDescription,
     invite_only: opts.inviteOnly ? 1 : 0,
     is_web_public: opts.isWebPublic ? 1 : 0,
     history_public_to_subscribers: effectiveHistoryPublic(opts.inviteOnly, opts.historyPublicToSubscribers) ? 1 : 0,

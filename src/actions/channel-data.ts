@@ -2,7 +2,9 @@ import { realmOf, type App } from "../app";
 import { channelAccess } from "./channel-access";
 import { groupSettingApiValues } from "./group-settings";
 import { hasMetadataAccess } from "../domain/channel-permissions";
-import { plainDescriptionHtml, streamDict, subscriptionDict, type FormatContext } from "../domain/channel-format";
+import { streamDict, subscriptionDict, type FormatContext } from "../domain/channel-format";
+import { loadDirectory } from "./messages/directory";
+import { render } from "./messages/render";
 import type { Sql } from "../store/db";
 import { CHANNEL_GROUP_SETTING_NAMES, type StreamRow } from "../store/streams";
 import { mapSubscriberCounts, mapSubscriberIds, type SubscriptionRow } from "../store/subscriptions";
@@ -13,9 +15,13 @@ import { listUsers } from "../store/users";
  * any number of channels) and the audiences of channel events (who may know of a channel).
  */
 
-/** Renders a channel or folder description. Plain escaped text until a Markdown renderer exists. */
-export function renderDescription(text: string): string {
-  return plainDescriptionHtml(text);
+/**
+ * Renders a channel or folder description the way messages are rendered for `actor` (mentions and
+ * channel links resolve as in the actor's messages). Call it before opening a write transaction.
+ */
+export async function renderDescription(app: App, actor: { id: number; role: number }, text: string): Promise<string> {
+  if (!text) return "";
+  return (await render(app, await loadDirectory(app), actor, text)).html;
 }
 
 export async function formatContext(app: App, sql: Sql, rows: StreamRow[]): Promise<FormatContext> {

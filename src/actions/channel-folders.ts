@@ -46,13 +46,14 @@ export async function createChannelFolder(app: App, me: UserRow, name: string, d
   if (!isAdmin(me.role)) throw adminRequired();
   const realm = realmOf(app);
   await checkFolderName(app.db, realm.id, name);
+  const rendered = await renderDescription(app, me, description);
   const id = await app.db.tx(async (sql) => {
     await checkFolderName(sql, realm.id, name);
     return insertChannelFolder(sql, {
       realm_id: realm.id,
       name,
       description,
-      rendered_description: renderDescription(description),
+      rendered_description: rendered,
       creator_id: me.id,
       date_created: nowSecs(app),
     });
@@ -82,7 +83,7 @@ export async function updateFolder(app: App, me: UserRow, id: number, input: { n
   }
   if (input.description !== undefined && input.description !== folder.description) {
     fields.description = data.description = input.description;
-    fields.rendered_description = data.rendered_description = renderDescription(input.description);
+    fields.rendered_description = data.rendered_description = await renderDescription(app, me, input.description);
   }
   if (input.isArchived !== undefined && Boolean(folder.is_archived) !== input.isArchived) {
     if (input.isArchived && (await folderInUse(app.db, folder.id))) throw badRequest("You need to remove all the channels from this folder to archive it.");

@@ -187,10 +187,12 @@ export async function updateChannel(app: App, me: UserRow, streamId: number, inp
     }
   }
   let description: string | undefined;
+  let renderedDescription = "";
   if (input.description !== undefined) {
     description = input.description.replace(/\n/g, " ");
     const max = app.config.limits.max_stream_description_length;
     if ([...description].length > max) throw badRequest(`description is too long (limit: ${max} characters)`);
+    renderedDescription = await renderDescription(app, me, description);
   }
   let newName: string | undefined;
   if (input.newName !== undefined) {
@@ -247,7 +249,7 @@ export async function updateChannel(app: App, me: UserRow, streamId: number, inp
     }
     if (description !== undefined) {
       fields.description = description;
-      fields.rendered_description = renderDescription(description);
+      fields.rendered_description = renderedDescription;
       events.push({ ...base("description", description), rendered_description: fields.rendered_description });
     }
     if (newName !== undefined) {

@@ -4,11 +4,12 @@ import {
   checkChannelName,
   checkCreationPermission,
   checkCreationProperties,
+  channelExists,
   insertChannel,
   insufficientPermission,
   type NewChannelOptions,
 } from "./channel-create";
-import { formatStreams, formatSubscriptions, loadAudience, metadataAudience } from "./channel-data";
+import { formatStreams, formatSubscriptions, loadAudience, metadataAudience, renderDescription } from "./channel-data";
 import { publishDefaultStreams } from "./default-streams";
 import { notifyNewChannels } from "./channel-notices";
 import { canAddSubscribers, canRemoveSubscribers, hasBasicAccess, hasContentAccess, hasMetadataAccess } from "../domain/channel-permissions";
@@ -88,6 +89,7 @@ export async function subscribe(app: App, me: UserRow, input: SubscribeInput): P
   const existing = await mapStreamsByNames(app.db, wanted.map((s) => s.name));
   const toCreate = dedupeByName(wanted.filter((s) => !existing.has(s.name.toLowerCase())));
   if (toCreate.length) checkCreationPermission(app, me, input);
+  const rendered = await Promise.all(toCreate.map((s) => renderDescription(app, me, s.description)));
 
   const existingStreams = [...new Map([...existing.values()].map((s) => [s.id, s])).values()];
   const authorized: StreamRow[] = [];
@@ -104,9 +106,10 @@ export async function subscribe(app: App, me: UserRow, input: SubscribeInput): P
   const colorByName = new Map(wanted.filter((s) => s.color).map((s) => [s.name.toLowerCase(), s.color!]));
   const { created, added, already } = await app.db.tx(async (sql) => {
     const created: StreamRow[] = [];
-    for (const s of toCreate) {
-      if (await mapStreamsByNames(sql, [s.name]).then((m) => m.size)) throw badRequest(`Channel '${s.name}' already exists`);
-      created.push((await findStreamById(sql, await insertChannel(app, sql, me, s.name, s.description, input)))!);
+    for (const [i, s] of toCreate.entries()) {
+      if ((await mapStreamsByNames(sql, [s.name])).size) throw channelExists(s.name);
+      const id = await insertChannel(app, sql, me, { name: s.name, description: s.description, renderedDescription: rendered[i]! }, input);
+      created.push((await findStreamById(sql, id))!);
     }
     const streams = [...authorized, ...created];
     const rows = await listSubscriptionRows(sql, targets.map((u) => u.id), streams.map((s) => s.id));

@@ -101,10 +101,3 @@ export function parseRetentionDays(value: string | number): number | null | unde
   if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
   return undefined;
 }
-
-/** The HTML of a description when no Markdown renderer is available: escaped text in one paragraph. */
-export function plainDescriptionHtml(text: string): string {
-  if (!text) return "";
-  const esc = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-  return `<p>${esc}</p>`;
-}

@@ -51,6 +51,9 @@ describe("PATCH /streams/{id}: properties", () => {
     expect(ev.of("cordelia")).toEqual([expected]);
     expect(ev.of("polonius")).toEqual([]);
     expect((await row(id)).description).toBe("line one line <two>");
+    (await s.users.hamlet.client.patch(`/streams/${id}`, { description: "see #**described** and *this*" })).success();
+    expect((await row(id)).rendered_description).toContain("<em>this</em>");
+    expect((await row(id)).rendered_description).toContain(`data-stream-id="${id}"`);
     (await s.users.hamlet.client.patch(`/streams/${id}`, { description: "x".repeat(1025) })).error("description is too long (limit: 1024 characters)");
   });
 

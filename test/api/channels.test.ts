@@ -49,7 +49,7 @@ describe("creating channels through POST /users/me/subscriptions", () => {
       topics_policy: "inherit",
       folder_id: null,
     });
-    expect(stream.rendered_description).toContain("Scandinavian");
+    expect(stream.rendered_description).toBe("<p>A <strong>Scandinavian</strong> country</p>");
   });
 
   test("the response lists who was subscribed and who already was, keyed by user id", async () => {
