@@ -24,7 +24,13 @@ interface Relay {
 export function relayOf(app: App): Relay | null {
   const raw = app.config.push.relay_url.trim();
   if (!raw) return null;
-  const url = new URL(raw);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    app.log.error("[push] relay_url is not a URL; push notifications are off");
+    return null;
+  }
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
   url.username = "";
