@@ -11,6 +11,7 @@ import { subscriptionState } from "./subscriptions";
 import { streamState } from "./streams";
 import { defaultStreamsState } from "./default-streams";
 import { channelFoldersState } from "./channel-folders";
+import { realmEmojiState } from "./realm-emoji";
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -39,4 +40,5 @@ export const STATE_FETCHERS: Record<string, StateFetcher> = {
   stream: streamState,
   default_streams: defaultStreamsState,
   channel_folders: channelFoldersState,
+  realm_emoji: realmEmojiState,
 };

@@ -1,0 +1,24 @@
+/**
+ * The one place sharp is loaded. Importing sharp costs 50-60 ms of start-up, so it is loaded on
+ * first use; the single-executable build may change how (see design.md). Every sharp use in
+ * Parley goes through loadSharp().
+ */
+import type SharpModule from "sharp";
+
+export type Sharp = typeof SharpModule;
+
+let loading: Promise<Sharp> | null = null;
+
+/** Image decoders Parley lets libvips use; every other loader (SVG, PDF, magick, ...) is blocked. */
+const ALLOWED_LOADERS = ["Png", "Jpeg", "Nsgif", "Webp", "Tiff", "Heif"].flatMap((f) => [`VipsForeignLoad${f}File`, `VipsForeignLoad${f}Buffer`, `VipsForeignLoad${f}Source`]);
+
+export function loadSharp(): Promise<Sharp> {
+  loading ??= import("sharp").then((m) => {
+    const sharp = (m.default ?? m) as Sharp;
+    sharp.cache(false);
+    sharp.block({ operation: ["VipsForeignLoad"] });
+    sharp.unblock({ operation: ALLOWED_LOADERS });
+    return sharp;
+  });
+  return loading;
+}
