@@ -9,7 +9,8 @@ import {
   insufficientPermission,
   type NewChannelOptions,
 } from "./channel-create";
-import { formatStreams, formatSubscriptions, loadAudience, metadataAudience, renderDescription } from "./channel-data";
+import { formatContext, formatSubscriptions, loadAudience, metadataAudience, renderDescription } from "./channel-data";
+import { streamDict, subscriptionDict } from "../domain/channel-format";
 import { publishDefaultStreams } from "./default-streams";
 import { notifyNewChannels } from "./channel-notices";
 import { canAddSubscribers, canRemoveSubscribers, hasBasicAccess, hasContentAccess, hasMetadataAccess } from "../domain/channel-permissions";
@@ -167,7 +168,8 @@ async function publishSubscriptionAdds(app: App, created: StreamRow[], added: { 
   if (!streams.length) return;
   const fresh = await listStreamsByIds(app.db, streams.map((s) => s.id));
   const audience = await loadAudience(app, app.db, fresh.map((s) => s.id));
-  const formatted = new Map((await formatStreams(app, app.db, fresh)).map((f) => [f.stream_id as number, f]));
+  const streamCtx = await formatContext(app, app.db, fresh);
+  const formatted = new Map(fresh.map((f) => [f.id, streamDict(f, streamCtx)]));
   const createdIds = new Set(created.map((s) => s.id));
   for (const stream of fresh.filter((s) => createdIds.has(s.id))) {
     app.events.publish({ type: "stream", op: "create", streams: [formatted.get(stream.id)!] }, metadataAudience(app, audience, stream));
@@ -180,14 +182,10 @@ async function publishSubscriptionAdds(app: App, created: StreamRow[], added: { 
     }
     byUser.set(user.id, [...(byUser.get(user.id) ?? []), current]);
   }
+  const rows = await listSubscriptionRows(app.db, [...byUser.keys()], fresh.map((s) => s.id));
+  const rowOf = new Map(rows.map((r) => [`${r.user_id}:${r.stream_id}`, r]));
   for (const [userId, streamsOfUser] of byUser) {
-    const rows = await listSubscriptionRows(app.db, [userId], streamsOfUser.map((s) => s.id));
-    const subs = await formatSubscriptions(
-      app,
-      app.db,
-      streamsOfUser.map((stream) => ({ stream, sub: rows.find((r) => r.stream_id === stream.id)! })),
-      audience.subscribers,
-    );
+    const subs = streamsOfUser.map((stream) => subscriptionDict(stream, rowOf.get(`${userId}:${stream.id}`)!, streamCtx, audience.subscribers.get(stream.id)));
     app.events.publish({ type: "subscription", op: "add", subscriptions: subs }, [userId]);
   }
   for (const stream of fresh) {

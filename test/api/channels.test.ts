@@ -251,6 +251,14 @@ describe("reading channels", () => {
     expect(withDefault.find((x: any) => x.name === "Denmark").is_default).toBe(false);
   });
 
+  test("include_owner_subscribed gives a bot its owner's channels", async () => {
+    const { createUser } = await import("../../src/actions/users");
+    const bot = await createUser(s.app, null, { email: "owned-bot@zulip.com", fullName: "Owned", password: null, role: 400, isBot: true, botType: 1, botOwnerId: s.users.othello.id });
+    const c = s.clientFor(bot.email, bot.apiKey);
+    expect((await c.get("/streams", { include_public: false, include_subscribed: false })).success().streams).toEqual([]);
+    expect(names((await c.get("/streams", { include_public: false, include_subscribed: false, include_owner_subscribed: true })).success().streams)).toEqual(["Denmark", "secret"]);
+  });
+
   test("GET /streams/{id}: private channels answer 'Invalid channel ID' to those who may not know of them", async () => {
     (await s.users.hamlet.client.get(`/streams/${secret}`)).error("Invalid channel ID");
     (await s.users.hamlet.client.get("/streams/999999")).error("Invalid channel ID");
