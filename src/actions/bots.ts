@@ -16,7 +16,8 @@ import {
 } from "../store/users";
 import { deactivateUser } from "./deactivation";
 import { canAdminUser } from "./user-access";
-import { botAdministrators, changeFullName, changeUserRole, createUser, isLastOwner, streamNames } from "./users";
+import { botAdministrators, createUser, streamNames } from "./users";
+import { changeFullName, changeUserRole, isLastOwner } from "./user-updates";
 
 export const BOT_TYPE = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3, embedded: 4 } as const;
 const SUPPORTED_BOT_TYPES: number[] = [BOT_TYPE.generic, BOT_TYPE.incomingWebhook];

@@ -9,7 +9,8 @@ import { countActiveUsers, deleteSessionsOf, findUserById, listActiveUserIds, li
 import { avatarUrl } from "../domain/user-format";
 import { sendEmail } from "./mail";
 import { accessUserById, guestsSeeEveryone, usersWhoCanAccess } from "./user-access";
-import { botAdministrators, isLastOwner } from "./users";
+import { botAdministrators } from "./users";
+import { isLastOwner } from "./user-updates";
 import { checkBotCreationPolicy } from "./bots";
 import { findActiveUserByFullName } from "../store/users";
 

@@ -13,7 +13,7 @@ import { adminRequired, badRequest, ownerRequired, ZulipError } from "../errors"
 import { findRealm, updateRealm } from "../store/realm";
 import { listActiveUserIds, type UserRow } from "../store/users";
 import { groupSettingApiValues, updateGroupSetting } from "./group-settings";
-import { syncFullMembers } from "./users";
+import { syncFullMembers } from "./user-updates";
 
 export const REALM_GROUP_SETTING_NAMES = Object.keys(REALM_GROUP_SETTING_DEFAULTS) as (keyof typeof REALM_GROUP_SETTING_DEFAULTS)[];
 

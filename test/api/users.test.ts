@@ -67,6 +67,7 @@ describe("GET /users", () => {
     try {
       const r = (await s.anonymous.get("/users")).success();
       expect(r.members.length).toBeGreaterThanOrEqual(7);
+      expect(r.members.every((m: any) => m.delivery_email === null)).toBe(true);
       (await s.clientFor("hamlet@zulip.com", "x".repeat(32)).get("/users")).error("Invalid API key", "UNAUTHORIZED", 401);
     } finally {
       await setRealmSettings(s, { allow_public_access: false });

@@ -1,0 +1,112 @@
+import { nowSecs, realmOf, reloadGroups, type App } from "../app";
+import { isAdmin, isOwner, ROLE, ROLES, systemGroupsForRole, type SystemGroupName } from "../domain/roles";
+import { isFullMember } from "../domain/user-groups";
+import { fullNameProblem } from "../domain/validate";
+import { adminRequired, badRequest, ownerRequired } from "../errors";
+import { addMembers, listDirectGroupsOf, listDirectMemberIds, removeMembers } from "../store/groups";
+import { countActiveUsers, findActiveUserByFullName, findUserByEmail, findUserById, listActiveUserIds, listUsers, updateUser, type UserRow } from "../store/users";
+import { updateProfileData, type ProfileDataItem } from "./profile-fields";
+import { accessUserById, checkAccess, usersWhoCanAccess } from "./user-access";
+import { botAdministrators, systemGroupsFor } from "./users";
+
+async function accessUserByEmail(app: App, actor: UserRow, email: string): Promise<UserRow> {
+  const target = await findUserByEmail(app.db, realmOf(app).id, email);
+  if (!target) throw badRequest("No such user");
+  return checkAccess(app, actor, target, { allowDeactivated: true, allowBots: true, forAdmin: true });
+}
+
+/** Zulip's check_last_owner: `user` is the organization's only active human owner. */
+export async function isLastOwner(app: App, user: UserRow): Promise<boolean> {
+  if (!isOwner(user.role) || user.is_bot || !user.is_active) return false;
+  return (await countActiveUsers(app.db, user.realm_id, { role: ROLE.owner, humansOnly: true })) <= 1;
+}
+
+export interface UserUpdate {
+  fullName?: string;
+  role?: number;
+  profileData?: ProfileDataItem[];
+}
+
+/** PATCH /users/{user_id}: name, role (owners alone grant or remove owner), custom profile data. */
+export async function updateUserByAdmin(app: App, actor: UserRow, ref: { id: number } | { email: string }, input: UserUpdate): Promise<void> {
+  let target = "id" in ref ? await accessUserById(app, actor, ref.id, { allowDeactivated: true, allowBots: true, forAdmin: true }) : await accessUserByEmail(app, actor, ref.email);
+  if (input.role !== undefined && input.role !== target.role) {
+    if ((input.role === ROLE.owner || target.role === ROLE.owner) && !isOwner(actor.role)) throw ownerRequired();
+    if (!isAdmin(actor.role)) throw adminRequired();
+    if (await isLastOwner(app, target)) throw badRequest("The owner permission cannot be removed from the only organization owner.");
+    await changeUserRole(app, target, input.role);
+    target = (await findUserById(app.db, target.id))!;
+  }
+  if (input.fullName !== undefined && input.fullName !== target.full_name && input.fullName.trim() !== "") {
+    await changeFullName(app, target, input.fullName);
+  }
+  if (input.profileData !== undefined) await updateProfileData(app, actor, target, input.profileData);
+}
+
+/**
+ * Changes a user's role and moves them between the role's system groups, in one transaction;
+ * then realm_user update and the user_group membership events.
+ */
+export async function changeUserRole(app: App, target: UserRow, role: number): Promise<void> {
+  if (!ROLES.includes(role)) throw badRequest("Invalid role");
+  const direct = new Set(await listDirectGroupsOf(app.db, target.id));
+  const before = new Set(systemGroupsForRole(target.role).filter((g) => direct.has(app.systemGroups.get(g)!)));
+  const after = new Set(systemGroupsFor(app, role, target.date_joined));
+  const removed = [...before].filter((g) => !after.has(g));
+  const added = [...after].filter((g) => !before.has(g));
+  const id = (name: SystemGroupName) => app.systemGroups.get(name)!;
+  await app.db.tx(async (sql) => {
+    await updateUser(sql, target.id, { role });
+    for (const g of removed) await removeMembers(sql, id(g), [target.id]);
+    for (const g of added) await addMembers(sql, id(g), [target.id]);
+  });
+  await reloadGroups(app);
+  app.events.publish({ type: "realm_user", op: "update", person: { user_id: target.id, role } }, await usersWhoCanAccess(app, target.id));
+  if (!target.is_active) return;
+  const everyone = await listActiveUserIds(app.db, target.realm_id);
+  for (const g of removed) app.events.publish({ type: "user_group", op: "remove_members", group_id: id(g), user_ids: [target.id] }, everyone);
+  for (const g of added) app.events.publish({ type: "user_group", op: "add_members", group_id: id(g), user_ids: [target.id] }, everyone);
+}
+
+/** Renames a user (Zulip's check_change_full_name); bots' names must be unique among active users. */
+export async function changeFullName(app: App, target: UserRow, fullName: string): Promise<void> {
+  const name = fullName.trim();
+  const problem = fullNameProblem(name);
+  if (problem) throw badRequest(problem);
+  if (name === target.full_name) return;
+  const realm = realmOf(app);
+  const duplicate = await findActiveUserByFullName(app.db, realm.id, name, target.id);
+  if (duplicate && target.is_bot) throw badRequest("Name is already in use!");
+  if (duplicate && realm.settings.require_unique_names) throw badRequest("Unique names required in this organization.");
+  await app.db.tx((sql) => updateUser(sql, target.id, { full_name: name }));
+  app.events.publish({ type: "realm_user", op: "update", person: { user_id: target.id, full_name: name } }, await usersWhoCanAccess(app, target.id));
+  if (target.is_bot) {
+    app.events.publish({ type: "realm_bot", op: "update", bot: { user_id: target.id, full_name: name } }, await botAdministrators(app, target));
+  }
+}
+
+/**
+ * Brings role:fullmembers in line with the waiting period: members whose period has passed join it,
+ * members still waiting leave it. Runs when the threshold changes; the scheduler may run it daily.
+ */
+export async function syncFullMembers(app: App): Promise<void> {
+  const realm = realmOf(app);
+  const groupId = app.systemGroups.get("role:fullmembers")!;
+  const members = (await listUsers(app.db, realm.id)).filter((u) => u.role === ROLE.member);
+  const now = nowSecs(app);
+  const threshold = realm.settings.waiting_period_threshold;
+  const current = new Set(await listDirectMemberIds(app.db, groupId));
+  const add = members.filter((u) => !current.has(u.id) && isFullMember(u.date_joined, threshold, now)).map((u) => u.id);
+  const remove = members.filter((u) => current.has(u.id) && !isFullMember(u.date_joined, threshold, now)).map((u) => u.id);
+  if (!add.length && !remove.length) return;
+  await app.db.tx(async (sql) => {
+    await addMembers(sql, groupId, add);
+    await removeMembers(sql, groupId, remove);
+  });
+  await reloadGroups(app);
+  const everyone = await listActiveUserIds(app.db, realm.id);
+  const active = new Set(everyone);
+  const shown = (ids: number[]) => ids.filter((id) => active.has(id));
+  if (shown(add).length) app.events.publish({ type: "user_group", op: "add_members", group_id: groupId, user_ids: shown(add) }, everyone);
+  if (shown(remove).length) app.events.publish({ type: "user_group", op: "remove_members", group_id: groupId, user_ids: shown(remove) }, everyone);
+}
