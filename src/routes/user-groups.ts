@@ -1,16 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
-import {
-  createUserGroup,
-  deactivateUserGroup,
-  groupMembers,
-  groupSubgroups,
-  isGroupMember,
-  listUserGroups,
-  updateGroupMembers,
-  updateGroupSubgroups,
-  updateUserGroup,
-} from "../actions/user-groups";
+import { createUserGroup, deactivateUserGroup, listUserGroups, updateUserGroup } from "../actions/user-groups";
+import { groupMembers, groupSubgroups, isGroupMember, updateGroupMembers, updateGroupSubgroups } from "../actions/user-group-members";
 import { GroupSettingUpdateSchema, GroupSettingValueSchema } from "../domain/group-setting";
 import { USER_GROUP_SETTING_NAMES } from "../domain/user-groups";
 import { pathInt } from "../http/params";
