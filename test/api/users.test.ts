@@ -356,3 +356,23 @@ describe("DELETE /users/me", () => {
     expect(r).toMatchObject({ is_last_owner: true, entity: "organization owner" });
   });
 });
+
+describe("notification email over SMTP", () => {
+  test("with [email] smtp_url the deactivation email goes through SMTP and is recorded as sent", async () => {
+    const { startFakeSmtp } = await import("../helpers/smtp");
+    const smtp = await startFakeSmtp();
+    const mailServer = await startServer({ config: (c) => (c.email.smtp_url = `smtp://127.0.0.1:${smtp.port}`) });
+    try {
+      const u = await makeUser(mailServer, "Mailed Away");
+      (await mailServer.users.iago.client.delete(`/users/${u.id}`, { deactivation_notification_comment: "Goodbye from SMTP" })).success();
+      expect(smtp.mails.length).toBe(1);
+      expect(smtp.mails[0]!.to).toEqual([`<${u.email}>`]);
+      expect(smtp.mails[0]!.data).toContain("Goodbye from SMTP");
+      const rows = await mailServer.app.db.all<any>("SELECT * FROM outbox_emails WHERE to_address = ?", [u.email]);
+      expect(rows.map((r) => r.sent)).toEqual([1]);
+    } finally {
+      await mailServer.close();
+      await smtp.close();
+    }
+  });
+});
