@@ -41,18 +41,18 @@ export async function createTusUpload(app: App, me: UserRow, headers: Headers, b
   const now = nowSecs(app);
   const { tus } = uploadsOf(app);
   const upload = await tus.create({ userId: me.id, realmId: realmOf(app).id, length, rawMetadata, metadata, created: now, expires: now + TUS_EXPIRY_SECS });
-  if (body && hasBody(headers)) {
-    checkChunkType(headers);
+  // creation-with-upload: a body typed as a chunk is the first PATCH.
+  if (body && isChunk(headers)) {
     const r = await appendTusChunk(app, me, upload.id, headers, body, 0);
     return r;
   }
   return { upload, offset: 0 };
 }
 
-const hasBody = (headers: Headers) => Number(headers.get("content-length") ?? 0) > 0 || headers.get("transfer-encoding") !== null;
+const isChunk = (headers: Headers) => (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "application/offset+octet-stream";
 
 function checkChunkType(headers: Headers) {
-  if ((headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() !== "application/offset+octet-stream") {
+  if (!isChunk(headers)) {
     throw new TusError(415, "Content-Type must be application/offset+octet-stream");
   }
 }

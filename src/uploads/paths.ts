@@ -73,7 +73,7 @@ export function isWellFormedPathId(pathId: string): boolean {
   return parts.length === 4 && /^\d+$/.test(parts[0]!) && parts.every((p) => p && p !== "." && p !== ".." && !/[\\\0]/.test(p));
 }
 
-const UPLOAD_LINK = /\/user_uploads\/(\d+\/[0-9a-f]{2}\/[A-Za-z0-9_-]{24}\/[^\s)"'<>\]?#]+)/g;
+const UPLOAD_LINK = /user_uploads\/(\d+\/[0-9a-f]{2}\/[A-Za-z0-9_-]{24}\/[^\s)"'<>\]?#]+)/g;
 
 /**
  * The path ids of every upload a message's content links to (`/user_uploads/...`, relative or

@@ -127,7 +127,9 @@ export class TusStore {
               position += bytesWritten;
             }
             if (value.length > chunk.length) {
-              error = new TusError(413, "Upload-Length exceeded");
+              // A chunk that overruns Upload-Length is refused whole.
+              error = new TusError(413, "Chunk would exceed Upload-Length");
+              position = offset;
               break;
             }
           }

@@ -289,7 +289,7 @@ describe("GET /user_uploads/{path}", () => {
 });
 
 describe("content types", () => {
-  const served = async (name: string, data: BlobPart) => {
+  const served = async (name: string, data: BlobPart | Uint8Array) => {
     const { url } = await upload(s, "hamlet", name, data);
     const r = await fetchRaw(s, url, { as: "hamlet" });
     return { type: r.headers.get("content-type"), disposition: r.headers.get("content-disposition")!, row: await attachmentRow(pathIdOf(url)) };
