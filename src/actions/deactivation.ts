@@ -5,14 +5,13 @@ import type { Sql } from "../store/db";
 import { listDirectGroupsOf } from "../store/groups";
 import { deleteValuesOf } from "../store/profile-fields";
 import { deleteMessagesByIds, listMessageHolders, listSentMessages, type ContentKind, type SentMessageRow } from "../store/user-content";
-import { countActiveUsers, deleteSessionsOf, findUserById, listActiveUserIds, listBotsOwnedBy, updateUser, type UserRow } from "../store/users";
+import { countActiveUsers, deleteSessionsOf, findActiveUserByFullName, findUserById, listActiveUserIds, listBotsOwnedBy, updateUser, type UserRow } from "../store/users";
 import { avatarUrl } from "../domain/user-format";
+import { checkBotCreationPolicy } from "./bots";
 import { sendEmail } from "./mail";
 import { accessUserById, guestsSeeEveryone, usersWhoCanAccess } from "./user-access";
-import { botAdministrators } from "./users";
 import { isLastOwner } from "./user-updates";
-import { checkBotCreationPolicy } from "./bots";
-import { findActiveUserByFullName } from "../store/users";
+import { botAdministrators } from "./users";
 
 /** `actions` of DELETE /users/{user_id} (feature level 459). */
 export interface DeactivationActions {
