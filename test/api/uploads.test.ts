@@ -572,3 +572,30 @@ describe("durability", () => {
 test("basicAuth helper matches the client's header", () => {
   expect(basicAuth(s, "hamlet").authorization).toStartWith("Basic ");
 });
+
+describe("over a real connection", () => {
+  test("an upload streams through Bun's server, and an oversized one is refused from its Content-Length", async () => {
+    const listening = s.server.listen({ port: 0, hostname: "127.0.0.1", reusePort: false });
+    try {
+      const base = `http://127.0.0.1:${listening.server!.port}`;
+      const headers = basicAuth(s, "othello");
+      const form = new FormData();
+      form.append("file", new File([new Uint8Array(MIB - 10).fill(65)], "letters.txt"));
+      const ok = await fetch(`${base}/api/v1/user_uploads`, { method: "POST", headers, body: form });
+      const body = await ok.json();
+      expect(body.result).toBe("success");
+      const got = await fetch(base + body.url, { headers });
+      expect((await got.arrayBuffer()).byteLength).toBe(MIB - 10);
+      const big = new FormData();
+      big.append("file", new File([new Uint8Array(3 * MIB)], "big.bin"));
+      const refused = await fetch(`${base}/api/v1/user_uploads`, { method: "POST", headers, body: big });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).msg).toBe("Uploaded file is larger than the allowed limit of 1 MiB");
+      const ranged = await fetch(base + body.url, { headers: { ...headers, range: "bytes=0-9" } });
+      expect(ranged.status).toBe(206);
+      expect(await ranged.text()).toBe("AAAAAAAAAA");
+    } finally {
+      await listening.stop(true);
+    }
+  });
+});
