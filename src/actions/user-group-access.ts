@@ -2,7 +2,8 @@ import { realmOf, type App } from "../app";
 import { isGuest } from "../domain/roles";
 import { SYSTEM_GROUP_SETTING_DEFAULT, USER_GROUP_SETTINGS, type StoredGroupSettings, type UserGroupSettingName } from "../domain/user-groups";
 import { badRequest } from "../errors";
-import { findGroup, listGroupsByIds, type GroupRow } from "../store/groups";
+import { listGroupsByIds } from "../store/group-settings";
+import { findGroup, type GroupRow } from "../store/groups";
 import type { UserRow } from "../store/users";
 import { systemGroupId, userHasGroupPermission } from "./group-settings";
 

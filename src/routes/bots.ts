@@ -3,8 +3,7 @@ import type { App } from "../app";
 import { botApiKey, createBot, deactivateBot, listOwnBots, regenerateBotApiKey, updateBot } from "../actions/bots";
 import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
-
-const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
+import { Role } from "./users";
 
 export const botRoutes = (app: App) =>
   new Elysia()

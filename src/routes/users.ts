@@ -9,7 +9,7 @@ import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import type { UserRow } from "../store/users";
 
-const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
+export const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
 export const ProfileDataSchema = t.Array(
   t.Object({ id: t.Integer(), value: t.Union([t.String(), t.Array(t.Integer()), t.Null()]) }, { additionalProperties: false }),
 );

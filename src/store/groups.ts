@@ -25,8 +25,6 @@ export const findGroupByName = (sql: Sql, realmId: number, name: string) =>
   sql.get<GroupRow>("SELECT * FROM user_groups WHERE realm_id = ? AND name = ?", [realmId, name]);
 export const listSystemGroups = (sql: Sql, realmId: number) =>
   sql.all<GroupRow>("SELECT * FROM user_groups WHERE realm_id = ? AND is_system_group = 1", [realmId]);
-export const listGroupsByIds = (sql: Sql, ids: number[]) =>
-  ids.length ? sql.all<GroupRow>(`SELECT * FROM user_groups WHERE id IN (${ids.map(() => "?").join(",")})`, ids) : Promise.resolve([] as GroupRow[]);
 
 const pairs = (n: number) => Array.from({ length: n }, () => "(?, ?)").join(", ");
 
