@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { closeApp, openApp } from "../../src/app";
 import { logIn } from "../../src/actions/sessions";
 import { hashPassword } from "../../src/actions/users";
-import { onThumbnailsReady, startUploads, waitForThumbnails } from "../../src/actions/uploads";
+import { onThumbnailsReady, startUploads, uploadedImages, waitForThumbnails } from "../../src/actions/uploads";
 import { SESSION_COOKIE } from "../../src/http/auth";
 import { uploadsOf } from "../../src/uploads/runtime";
 import { loadSharp } from "../../src/uploads/sharp";
@@ -524,6 +524,24 @@ describe("thumbnails", () => {
     expect(row.original_width).toBeNull();
     await waitForThumbnails(s.app);
     expect((await fetchRaw(s, `/user_uploads/thumbnail/${pathIdOf(url)}/840x560.webp`, { as: "hamlet" })).status).toBe(404);
+  });
+
+  test("uploadedImages gives the renderer dimensions, type and the default thumbnail once it exists", async () => {
+    const still = pathIdOf((await upload(s, "hamlet", "render me.png", await makePng(320, 240))).url);
+    const anim = pathIdOf((await upload(s, "hamlet", "moving.gif", await makeAnimatedGif(20, 10, 2))).url);
+    const broken = pathIdOf((await upload(s, "hamlet", "broken.png", Buffer.concat([(await makePng(8, 8)).subarray(0, 16), Buffer.alloc(64)]))).url);
+    const text = pathIdOf((await upload(s, "hamlet", "plain.txt", "text")).url);
+    await waitForThumbnails(s.app);
+    const after = await uploadedImages(s.app, [still, anim, broken, text]);
+    expect(after.get(still)!.thumbnailUrl).toBe(`/user_uploads/thumbnail/${s.app.realm!.id}/${still.split("/").slice(1, 3).join("/")}/render-me.png/840x560.webp`);
+    expect(after.get(anim)).toMatchObject({ originalDimensions: "20x10", contentType: "image/gif", animated: true });
+    expect(after.get(anim)!.thumbnailUrl).toEndWith("/moving.gif/840x560-anim.webp");
+    expect(after.has(broken)).toBe(false);
+    expect(after.has(text)).toBe(false);
+    // While thumbnailing is pending: the facts, without a thumbnail (the renderer shows a spinner).
+    await s.app.db.run("UPDATE attachments SET thumbnail_state = 'pending' WHERE path_id = ?", [still]);
+    expect((await uploadedImages(s.app, [still])).get(still)).toEqual({ originalDimensions: "320x240", contentType: "image/png", thumbnailUrl: undefined, animated: false });
+    await s.app.db.run("UPDATE attachments SET thumbnail_state = 'done' WHERE path_id = ?", [still]);
   });
 
   test("non-images have no thumbnails", async () => {
