@@ -63,7 +63,7 @@ export class EventHub {
     if (!q.wants(event.type)) return;
     const formatted = formatForQueue(event, q);
     if (formatted === null) return;
-    q.push(extra && extra.queueId === q.id ? { ...formatted, ...extra.extra } : formatted);
+    for (const e of Array.isArray(formatted) ? formatted : [formatted]) q.push(extra && extra.queueId === q.id ? { ...e, ...extra.extra } : e);
   }
 
   hasQueues(userId: number): boolean {

@@ -144,3 +144,27 @@ describe("long-polling on a real server", () => {
     }
   }, 10_000);
 });
+
+describe("older event forms for clients without a capability", () => {
+  const queue = (capabilities: Record<string, boolean>) =>
+    s.app.events.register({ userId: s.users.hamlet.id, eventTypes: null, applyMarkdown: false, clientGravatar: true, allPublicStreams: false, narrow: [], capabilities, lifespanSecs: 0, clientName: "t" });
+
+  test("a bulk delete_message becomes one event per message without bulk_message_deletion", () => {
+    const bulk = queue({ bulk_message_deletion: true });
+    const legacy = queue({});
+    s.app.events.publish({ type: "delete_message", message_ids: [7, 9], message_type: "private" }, [s.users.hamlet.id]);
+    expect(bulk.events.map(({ id: _, ...e }) => e)).toEqual([{ type: "delete_message", message_ids: [7, 9], message_type: "private" }]);
+    expect(legacy.events.map(({ id: _, ...e }) => e)).toEqual([
+      { type: "delete_message", message_id: 7, message_type: "private" },
+      { type: "delete_message", message_id: 9, message_type: "private" },
+    ]);
+  });
+
+  test("a deactivated group is a remove event without include_deactivated_groups", () => {
+    const modern = queue({ include_deactivated_groups: true });
+    const legacy = queue({});
+    s.app.events.publish({ type: "user_group", op: "update", group_id: 42, data: { deactivated: true } }, [s.users.hamlet.id]);
+    expect(modern.events[0]).toMatchObject({ type: "user_group", op: "update", group_id: 42, data: { deactivated: true } });
+    expect(legacy.events.map(({ id: _, ...e }) => e)).toEqual([{ type: "user_group", op: "remove", group_id: 42 }]);
+  });
+});

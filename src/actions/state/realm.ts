@@ -1,5 +1,6 @@
 import { realmOf, type App } from "../../app";
 import type { UserRow } from "../../store/users";
+import { realmGroupSettingsForApi } from "../realm";
 
 /**
  * Settings Parley keeps for itself (or that Zulip 10 no longer reports); clients learn them otherwise
@@ -8,11 +9,13 @@ import type { UserRow } from "../../store/users";
 const NOT_IN_REGISTER = new Set(["bot_creation_policy", "email_address_visibility", "allow_public_access", "web_public_streams_enabled", "default_invite_expires_in_minutes"]);
 
 /** `realm` initial state: every realm_* setting, the server limits and constants. */
-export function realmState(app: App, _me: UserRow) {
+export async function realmState(app: App, _me: UserRow) {
   const realm = realmOf(app);
   const limits = app.config.limits;
   const settings: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(realm.settings)) if (!NOT_IN_REGISTER.has(k)) settings[`realm_${k}`] = v;
+  // group settings as the API shows them: a group id, or {direct_members, direct_subgroups}
+  for (const [k, v] of Object.entries(await realmGroupSettingsForApi(app))) settings[`realm_${k}`] = v;
   const url = app.config.server.external_url;
   return {
     ...settings,
