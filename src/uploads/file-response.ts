@@ -49,7 +49,8 @@ export function fileResponse(request: Request, file: StoredFile, extraHeaders: R
     "cache-control": "private, max-age=86400",
     "x-content-type-options": "nosniff",
     "accept-ranges": "bytes",
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    // No scripts, frames or connections from a served file; PDFs and media still display.
+    "content-security-policy": "default-src 'none'; img-src 'self'; media-src 'self'; object-src 'self'; style-src 'unsafe-inline'",
     ...extraHeaders,
   };
   if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
