@@ -3,7 +3,7 @@ import { isAdmin, ROLE, ROLES, systemGroupsForRole, type SystemGroupName } from 
 import { isFullMember } from "../domain/user-groups";
 import { botDict, userDict, type ProfileData } from "../domain/user-format";
 import { fullNameProblem, isValidEmail, passwordProblem } from "../domain/validate";
-import { adminRequired, badRequest } from "../errors";
+import { adminRequired, badRequest, unauthorized } from "../errors";
 import { generateApiKey } from "../lib/random";
 import { addMembers } from "../store/groups";
 import { insertRecipient } from "../store/realm";
@@ -177,6 +177,8 @@ async function formatUsers(app: App, users: UserRow[], opts: UserFormat) {
  */
 export async function getUsers(app: App, actor: UserRow | null, opts: UserFormat & { userIds?: number[] }) {
   const realm = realmOf(app);
+  // spectators only in organizations with the public-access option
+  if (!actor && !realm.settings.allow_public_access) throw unauthorized();
   let users = await listUsers(app.db, realm.id);
   const visible = actor ? await accessibleUserIds(app, actor) : null;
   if (visible) users = users.filter((u) => visible.has(u.id));

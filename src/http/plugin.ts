@@ -3,7 +3,7 @@ import type { App } from "../app";
 import type { UserRow } from "../store/users";
 import { ZulipError } from "../errors";
 import { RateLimiter } from "../lib/rate-limiter";
-import { authenticate } from "./auth";
+import { authenticate, sessionToken } from "./auth";
 import { Params } from "./params";
 
 /** Query string and body merged the Zulip way: the body wins, every method may carry either. */
@@ -64,6 +64,22 @@ export function zulip(app: App) {
           const me = await authenticate(app, request);
           checkRate(limiters(app).user, `user:${me.id}`, set.headers as Headers);
           return { me: me as UserRow };
+        },
+      },
+      /**
+       * Endpoints open to spectators: `me` is the user when credentials came, else null (counted
+       * against the caller's IP address). The action decides what a spectator may see.
+       */
+      optionalAuth: {
+        async resolve({ request, set, server }) {
+          if (!request.headers.get("authorization") && !sessionToken(request)) {
+            const ip = server?.requestIP(request)?.address ?? "local";
+            checkRate(limiters(app).ip, `ip:${ip}`, set.headers as Headers);
+            return { me: null as UserRow | null };
+          }
+          const me = await authenticate(app, request);
+          checkRate(limiters(app).user, `user:${me.id}`, set.headers as Headers);
+          return { me: me as UserRow | null };
         },
       },
       /** Unauthenticated endpoints count against the caller's IP address. */

@@ -4,7 +4,6 @@ import { deactivateOwnAccount, deactivateUserByAdmin, reactivateUser } from "../
 import { ownProfile } from "../actions/profile";
 import { createUserByAdmin, getUser, getUsers } from "../actions/users";
 import { updateUserByAdmin } from "../actions/user-updates";
-import { authenticate, sessionToken } from "../http/auth";
 import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import type { UserRow } from "../store/users";
@@ -22,13 +21,6 @@ const format = (p: { client_gravatar: boolean; include_custom_profile_fields: bo
   includeCustomProfileFields: p.include_custom_profile_fields,
 });
 
-/** The caller, or null for a spectator when the organization allows public access. */
-async function callerOrSpectator(app: App, request: Request): Promise<UserRow | null> {
-  const anonymous = !request.headers.get("authorization") && !sessionToken(request);
-  if (anonymous && realmOf(app).settings.allow_public_access) return null;
-  return authenticate(app, request);
-}
-
 /** `/users/{user_id}` also takes an email (GET and PATCH /users/{email}). */
 const userRef = (raw: string): { id: number } | { email: string } =>
   /^\d+$/.test(raw) ? { id: pathInt(raw, "user_id") } : { email: decodeURIComponent(raw) };
@@ -36,11 +28,14 @@ const userRef = (raw: string): { id: number } | { email: string } =>
 export const userRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
-    .get("/users", async ({ args, request }) => {
-      const me = await callerOrSpectator(app, request);
-      const p = args.read(t.Object({ ...Format, user_ids: t.Optional(t.Array(t.Integer())) }));
-      return args.success({ members: await getUsers(app, me, { ...format(p), userIds: p.user_ids }) });
-    })
+    .get(
+      "/users",
+      async ({ args, me }) => {
+        const p = args.read(t.Object({ ...Format, user_ids: t.Optional(t.Array(t.Integer())) }));
+        return args.success({ members: await getUsers(app, me, { ...format(p), userIds: p.user_ids }) });
+      },
+      { optionalAuth: true },
+    )
     .post(
       "/users",
       async ({ args, me }) => {

@@ -11,6 +11,16 @@ import { createServer, type Server } from "../../src/server";
 import type { Event } from "../../src/events/queue";
 import { validateResponse } from "./openapi";
 
+/** What a current Zulip client declares at /register (captureEvents queues use it). */
+export const MODERN_CAPABILITIES = {
+  notification_settings_null: true,
+  bulk_message_deletion: true,
+  include_deactivated_groups: true,
+  user_settings_object: true,
+  stream_typing_notifications: true,
+  archived_channels: true,
+};
+
 /** A clock tests can move. */
 export class FakeClock implements Clock {
   constructor(public ms = Date.UTC(2026, 0, 1)) {}
@@ -119,7 +129,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       for (const id of ids) {
         queues.set(
           id,
-          app.events.register({ userId: id, eventTypes: null, applyMarkdown: true, clientGravatar: false, allPublicStreams: false, narrow: [], capabilities: {}, lifespanSecs: 0, clientName: "test" }),
+          app.events.register({ userId: id, eventTypes: null, applyMarkdown: true, clientGravatar: false, allPublicStreams: false, narrow: [], capabilities: MODERN_CAPABILITIES, lifespanSecs: 0, clientName: "test" }),
         );
       }
       try {
