@@ -18,6 +18,12 @@ import { channelFolderRoutes } from "./channel-folders";
 import { uploadRoutes } from "./uploads";
 import { tusRoutes } from "./tus";
 import { realmEmojiRoutes } from "./realm-emoji";
+import { messageRoutes } from "./messages";
+import { messageFlagRoutes } from "./message-flags";
+import { reactionRoutes } from "./reactions";
+import { typingRoutes } from "./typing";
+import { userTopicRoutes } from "./user-topics";
+import { alertWordRoutes } from "./alert-words";
 
 /** Every API area, mounted under /api/v1. */
 export function apiRoutes(app: App) {
@@ -39,5 +45,11 @@ export function apiRoutes(app: App) {
     .use(channelFolderRoutes(app))
     .use(uploadRoutes(app))
     .use(tusRoutes(app))
-    .use(realmEmojiRoutes(app));
+    .use(realmEmojiRoutes(app))
+    .use(messageRoutes(app))
+    .use(messageFlagRoutes(app))
+    .use(reactionRoutes(app))
+    .use(typingRoutes(app))
+    .use(userTopicRoutes(app))
+    .use(alertWordRoutes(app));
 }

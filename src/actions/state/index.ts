@@ -13,6 +13,10 @@ import { defaultStreamsState } from "./default-streams";
 import { channelFoldersState } from "./channel-folders";
 import { realmEmojiState } from "./realm-emoji";
 
+import { messageState, unreadState, starredState, recentConversationsState } from "./messages";
+import { userTopicState, mutedTopicsState } from "./user-topics";
+import { alertWordsState } from "./alert-words";
+
 export interface StateOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
@@ -41,4 +45,11 @@ export const STATE_FETCHERS: Record<string, StateFetcher> = {
   default_streams: defaultStreamsState,
   channel_folders: channelFoldersState,
   realm_emoji: realmEmojiState,
+  message: messageState,
+  update_message_flags: unreadState,
+  starred_messages: starredState,
+  recent_private_conversations: recentConversationsState,
+  user_topic: userTopicState,
+  muted_topics: mutedTopicsState,
+  alert_words: alertWordsState,
 };

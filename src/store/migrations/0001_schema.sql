@@ -228,15 +228,19 @@ CREATE INDEX user_messages_unread ON user_messages (user_id, message_id) WHERE (
 CREATE INDEX user_messages_starred ON user_messages (user_id, message_id) WHERE (flags & 2) = 2;
 -- Deleting a message and "who has this message" go by message id.
 CREATE INDEX user_messages_by_message ON user_messages (message_id);
+-- Mention narrows (is:mentioned) and the unread mentions of /register.
+CREATE INDEX user_messages_mentioned ON user_messages (user_id, message_id) WHERE (flags & 56) != 0;
 
+-- A rowid table: reactions are listed in the order they were added.
 CREATE TABLE reactions (
+  id            INTEGER PRIMARY KEY,
   message_id    INTEGER NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
   user_id       INTEGER NOT NULL REFERENCES users (id),
   emoji_name    TEXT NOT NULL,
   emoji_code    TEXT NOT NULL,
-  reaction_type TEXT NOT NULL,   -- unicode_emoji, realm_emoji, zulip_extra_emoji
-  PRIMARY KEY (message_id, user_id, reaction_type, emoji_code)
-) WITHOUT ROWID;
+  reaction_type TEXT NOT NULL    -- unicode_emoji, realm_emoji, zulip_extra_emoji
+);
+CREATE UNIQUE INDEX reactions_by_message ON reactions (message_id, user_id, reaction_type, emoji_code);
 
 CREATE TABLE realm_emoji (
   id          INTEGER PRIMARY KEY,
@@ -366,6 +370,66 @@ CREATE TABLE muted_users (
   date_muted    REAL NOT NULL,
   PRIMARY KEY (user_id, muted_user_id)
 ) WITHOUT ROWID;
+-- Sending a message asks "who muted this sender" (their copy is marked read).
+CREATE INDEX muted_users_by_muted ON muted_users (muted_user_id, user_id);
+
+-- User status (POST /users/me/status): one row per user who ever set one. `away` is not stored
+-- here: it is the inverse of the presence_enabled personal setting.
+CREATE TABLE user_status (
+  user_id       INTEGER PRIMARY KEY REFERENCES users (id),
+  status_text   TEXT NOT NULL DEFAULT '',
+  emoji_name    TEXT NOT NULL DEFAULT '',
+  emoji_code    TEXT NOT NULL DEFAULT '',
+  reaction_type TEXT NOT NULL DEFAULT 'unicode_emoji',
+  timestamp     REAL NOT NULL
+);
+
+-- Drafts synchronized between a user's clients; `to_ids` is the JSON list the API shows.
+CREATE TABLE drafts (
+  id             INTEGER PRIMARY KEY,
+  user_id        INTEGER NOT NULL REFERENCES users (id),
+  type           TEXT NOT NULL,        -- '' unaddressed, 'stream', 'private'
+  to_ids         TEXT NOT NULL DEFAULT '[]',
+  topic          TEXT NOT NULL DEFAULT '',
+  content        TEXT NOT NULL,
+  last_edit_time REAL NOT NULL
+);
+-- /register and GET /drafts list a user's drafts by last edit.
+CREATE INDEX drafts_by_user ON drafts (user_id, last_edit_time);
+
+CREATE TABLE saved_snippets (
+  id           INTEGER PRIMARY KEY,
+  user_id      INTEGER NOT NULL REFERENCES users (id),
+  title        TEXT NOT NULL,
+  content      TEXT NOT NULL,
+  date_created REAL NOT NULL
+);
+CREATE INDEX saved_snippets_by_user ON saved_snippets (user_id, id);
+
+-- Linkifiers (realm filters): applied in "order", then id.
+CREATE TABLE linkifiers (
+  id           INTEGER PRIMARY KEY,
+  realm_id     INTEGER NOT NULL REFERENCES realm (id),
+  pattern      TEXT NOT NULL,
+  url_template TEXT NOT NULL,
+  "order"      INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX linkifiers_by_pattern ON linkifiers (realm_id, pattern);
+
+-- The organization's defaults for personal settings (PATCH /realm/user_settings_defaults): only the
+-- values an administrator set, merged over Zulip's defaults in code. Like Zulip, they are copied into
+-- a user's own settings when the user is created (the trigger below), so later changes to the
+-- defaults never alter existing users.
+CREATE TABLE realm_user_defaults (
+  realm_id INTEGER PRIMARY KEY REFERENCES realm (id),
+  settings TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TRIGGER users_copy_realm_defaults AFTER INSERT ON users
+WHEN EXISTS (SELECT 1 FROM realm_user_defaults WHERE realm_id = new.realm_id)
+BEGIN
+  UPDATE users SET settings = json_patch((SELECT settings FROM realm_user_defaults WHERE realm_id = new.realm_id), new.settings)
+  WHERE id = new.id;
+END;
 
 CREATE TABLE alert_words (
   user_id INTEGER NOT NULL REFERENCES users (id),
@@ -404,3 +468,24 @@ CREATE TABLE outbox_emails (
   created    REAL NOT NULL,
   sent       INTEGER NOT NULL DEFAULT 0
 );
+
+-- Versions of tables that hot paths cache in memory (message send and fetch keep users, channels,
+-- subscribers, groups and custom emoji in maps): every write bumps its table's version, and a cache
+-- reloads when the version it was built from moved. One small read replaces several per request.
+CREATE TABLE cache_versions (name TEXT PRIMARY KEY, version INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+INSERT INTO cache_versions (name) VALUES ('users'), ('streams'), ('subscriptions'), ('user_groups'), ('realm_emoji');
+CREATE TRIGGER users_version_insert AFTER INSERT ON users BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'users'; END;
+CREATE TRIGGER users_version_update AFTER UPDATE ON users BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'users'; END;
+CREATE TRIGGER users_version_delete AFTER DELETE ON users BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'users'; END;
+CREATE TRIGGER streams_version_insert AFTER INSERT ON streams BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'streams'; END;
+CREATE TRIGGER streams_version_update AFTER UPDATE ON streams BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'streams'; END;
+CREATE TRIGGER streams_version_delete AFTER DELETE ON streams BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'streams'; END;
+CREATE TRIGGER subscriptions_version_insert AFTER INSERT ON subscriptions BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'subscriptions'; END;
+CREATE TRIGGER subscriptions_version_update AFTER UPDATE ON subscriptions BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'subscriptions'; END;
+CREATE TRIGGER subscriptions_version_delete AFTER DELETE ON subscriptions BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'subscriptions'; END;
+CREATE TRIGGER user_groups_version_insert AFTER INSERT ON user_groups BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'user_groups'; END;
+CREATE TRIGGER user_groups_version_update AFTER UPDATE ON user_groups BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'user_groups'; END;
+CREATE TRIGGER user_groups_version_delete AFTER DELETE ON user_groups BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'user_groups'; END;
+CREATE TRIGGER realm_emoji_version_insert AFTER INSERT ON realm_emoji BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'realm_emoji'; END;
+CREATE TRIGGER realm_emoji_version_update AFTER UPDATE ON realm_emoji BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'realm_emoji'; END;
+CREATE TRIGGER realm_emoji_version_delete AFTER DELETE ON realm_emoji BEGIN UPDATE cache_versions SET version = version + 1 WHERE name = 'realm_emoji'; END;

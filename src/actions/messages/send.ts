@@ -1,0 +1,436 @@
+import { nowSecs, realmOf, type App } from "../../app";
+import { channelKind, postRefusal, canCreateTopics, type ChannelAccess } from "../../domain/channel-permissions";
+import { FLAG, flagList } from "../../domain/flags";
+import type { RenderResult } from "../../domain/markdown";
+import { normalizeContent, normalizeTopic } from "../../domain/topic";
+import { autoPrefs, policyAfterSend, VISIBILITY } from "../../domain/user-topics";
+import { badRequest, streamDoesNotExist, streamIdDoesNotExist, ZulipError } from "../../errors";
+import { batchedTx } from "../../store/write-batch";
+import type { Sql } from "../../store/db";
+import {
+  conversationExists,
+  findDirectMessageGroup,
+  insertDirectMessageGroup,
+  insertMessageWithRecipients,
+  listTopicParticipants,
+  senderTopicState,
+  setFirstMessageId,
+  type MessageRow,
+} from "../../store/messages";
+import type { StreamRow } from "../../store/streams";
+import { isSubscribed } from "../../store/subscriptions";
+import { setUserTopic } from "../../store/user-topics";
+import type { UserRow } from "../../store/users";
+import { applyAttachmentEffects, claimAttachments, type AttachmentEffects } from "../attachments";
+import { hasRealmPermission } from "../channel-access";
+import { canAccessAllUsers, accessibleUserIds } from "../user-access";
+import { loadDirectory, type Directory, type DirectoryUser } from "./directory";
+import { messageDict } from "./format";
+import { emptyTopicName, hasAlertWord, render } from "./render";
+import { alertWordsOf } from "../alert-words";
+
+/** More subscribers (or topic participants) than this make a wildcard mention need permission. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+
+export interface MessageInput {
+  /** direct | private | channel | stream */
+  type: string;
+  /** raw form value (a name, an id, JSON) or an already decoded value (id, name, list of ids or emails) */
+  to: unknown;
+  topic?: string | null;
+  content: string;
+  readBySender?: boolean | null;
+  queueId?: string | null;
+  localId?: string | null;
+}
+
+export interface SendOptions {
+  /** the sending client's name (the message's `client`) */
+  clientName: string;
+}
+
+export type Addressee =
+  | { kind: "stream"; stream: StreamRow; topic: string; access: ChannelAccess }
+  | { kind: "direct"; users: DirectoryUser[]; dmKey: string };
+
+/** Zulip's extract_stream_indicator: a name, an id, or either JSON-encoded (a one-element list too). */
+function streamIndicator(to: unknown): string | number {
+  let data: unknown = to;
+  if (typeof to === "string") {
+    try {
+      data = JSON.parse(to);
+    } catch {
+      return to;
+    }
+  }
+  if (Array.isArray(data)) {
+    if (data.length !== 1) throw badRequest("Expected exactly one channel");
+    data = data[0];
+  }
+  if (typeof data === "string") return data;
+  if (typeof data === "number" && Number.isInteger(data)) return data;
+  throw badRequest("Invalid data type for channel");
+}
+
+/** Zulip's extract_private_recipients: a JSON list of ids or of emails, or comma-separated emails. */
+function privateRecipients(to: unknown): number[] | string[] {
+  let data: unknown = to;
+  if (typeof to === "string") {
+    try {
+      data = JSON.parse(to);
+    } catch {
+      data = to;
+    }
+  }
+  if (typeof data === "string") data = data.split(",");
+  if (typeof data === "number") data = [data];
+  if (!Array.isArray(data)) throw badRequest("Invalid data type for recipients");
+  if (!data.length) return [];
+  const mixed = () => badRequest("Recipient lists may contain emails or user IDs, but not both.");
+  if (typeof data[0] === "string") {
+    if (data.some((x) => typeof x !== "string")) throw mixed();
+    return [...new Set((data as string[]).map((e) => e.trim()).filter(Boolean))];
+  }
+  if (typeof data[0] !== "number") throw badRequest("Invalid data type for recipients");
+  if (data.some((x) => typeof x !== "number" || !Number.isInteger(x))) throw mixed();
+  return [...new Set(data as number[])];
+}
+
+export function messageKind(type: string): "stream" | "direct" {
+  if (type === "stream" || type === "channel") return "stream";
+  if (type === "direct" || type === "private") return "direct";
+  throw badRequest("Invalid type");
+}
+
+/** The channel's effective topics_policy (inherit → the organization's; mandatory_topics forbids the empty topic). */
+export function topicsPolicy(app: App, stream: Pick<StreamRow, "topics_policy">): string {
+  const realm = realmOf(app).settings;
+  let policy = stream.topics_policy === "inherit" ? String(realm.topics_policy ?? "allow_empty_topic") : stream.topics_policy;
+  if (policy === "inherit") policy = "allow_empty_topic";
+  if (realm.mandatory_topics && policy === "allow_empty_topic") policy = "disable_empty_topic";
+  return policy;
+}
+
+/** Checks a channel topic against the channel's rules; returns it normalized. */
+export function checkTopic(app: App, stream: Pick<StreamRow, "topics_policy">, raw: string | null | undefined): string {
+  if (raw === undefined || raw === null) throw badRequest("Missing topic");
+  const limits = app.config.limits;
+  const name = emptyTopicName(app);
+  const n = normalizeTopic(raw, limits.max_topic_length, name);
+  if ("error" in n) throw badRequest(n.error);
+  const policy = topicsPolicy(app, stream);
+  if (policy === "disable_empty_topic" && n.topic === "") throw badRequest(`Sending messages to the ${name} topic is not allowed in this channel.`);
+  if (policy === "empty_topic_only" && n.topic !== "") throw badRequest(`Only the ${name} topic is allowed in this channel.`);
+  return n.topic;
+}
+
+function channelAccessOf(app: App, user: { id: number; role: number }, stream: StreamRow, subscribed: boolean): ChannelAccess {
+  return { user, channel: stream, subscribed, inGroup: (g) => app.groups.isMember(g, user.id) };
+}
+
+/**
+ * The recipient part of sending, shared with scheduling: resolves `to` (and checks `topic`) into
+ * a channel or a set of users, with every access and permission rule applied. Throws Zulip's errors.
+ */
+export async function checkMessageRecipient(
+  app: App,
+  sender: UserRow,
+  input: Pick<MessageInput, "type" | "to" | "topic">,
+  dir?: Directory,
+): Promise<Addressee> {
+  const d = dir ?? (await loadDirectory(app));
+  if (messageKind(input.type) === "stream") {
+    const indicator = streamIndicator(input.to);
+    const stream = typeof indicator === "number" ? d.streams.get(indicator) : d.streamByName(indicator);
+    if (!stream || stream.realm_id !== realmOf(app).id) {
+      throw typeof indicator === "number" ? streamIdDoesNotExist(indicator) : streamDoesNotExist(indicator.trim());
+    }
+    const subscribed = (await d.subscriberIds(app.db, stream.id)).includes(sender.id);
+    const access = channelAccessOf(app, sender, stream, subscribed);
+    let owner: ChannelAccess | undefined;
+    if (sender.is_bot && sender.bot_owner_id) {
+      const o = d.users.get(sender.bot_owner_id);
+      if (o && o.is_active) owner = channelAccessOf(app, o, stream, await isSubscribed(app.db, o.id, stream.id));
+    }
+    const refusal = postRefusal(access, owner);
+    if (refusal) throw badRequest(refusal);
+    const topic = checkTopic(app, stream, input.topic);
+    return { kind: "stream", stream, topic, access };
+  }
+  const given = privateRecipients(input.to);
+  if (!given.length) throw badRequest("Message must have recipients");
+  const users: DirectoryUser[] = [];
+  for (const g of given) {
+    const u = typeof g === "number" ? d.users.get(g) : d.userByEmail(g);
+    if (!u || u.realm_id !== sender.realm_id) throw badRequest(typeof g === "number" ? `Invalid user ID ${g}` : `Invalid email '${g}'`);
+    if (!u.is_active) throw badRequest(`'${u.email}' is no longer using Zulip.`);
+    if (!users.some((x) => x.id === u.id)) users.push(u);
+  }
+  if (!canAccessAllUsers(app, sender)) {
+    const visible = await accessibleUserIds(app, sender);
+    if (visible && users.some((u) => !visible.has(u.id))) throw badRequest("You do not have permission to access some of the recipients.");
+  }
+  const ids = [...new Set([sender.id, ...users.map((u) => u.id)])].sort((a, b) => a - b);
+  const dmKey = ids.join(",");
+  await checkDirectMessagePermission(app, d, sender, users, dmKey);
+  return { kind: "direct", users: ids.map((id) => d.users.get(id)!), dmKey };
+}
+
+/** Zulip's check_can_send_direct_message: direct_message_permission_group and direct_message_initiator_group. */
+async function checkDirectMessagePermission(app: App, d: Directory, sender: UserRow, recipients: DirectoryUser[], dmKey: string) {
+  if (sender.is_bot) return;
+  if (recipients.every((u) => u.is_bot || u.id === sender.id)) return;
+  const settings = realmOf(app).settings;
+  const everyone = [sender.id, ...recipients.map((u) => u.id)];
+  const permission = settings.direct_message_permission_group;
+  if (!everyone.some((id) => app.groups.settingIncludes(permission, id))) {
+    const nobody = permission === app.systemGroups.get("role:nobody");
+    throw badRequest(nobody ? "Direct messages are disabled in this organization." : "This conversation does not include any users who can authorize it.");
+  }
+  if (app.groups.settingIncludes(settings.direct_message_initiator_group, sender.id)) return;
+  if (!(await conversationExists(app.db, dmKey))) throw badRequest("You do not have permission to initiate direct message conversations.");
+  void d;
+}
+
+/** Zulip's Client.default_read_by_sender: messages from full clients start read for their sender. */
+export function defaultReadBySender(clientName: string): boolean {
+  const c = clientName.toLowerCase();
+  return (
+    ["zulipandroid", "zulipios", "zulipdesktop", "zulipmobile", "zulipelectron", "zulipterminal", "zulipflutter", "snipe", "website", "ios", "android", "test suite"].includes(c) ||
+    c.includes("desktop app")
+  );
+}
+
+export interface SendResult {
+  id: number;
+  automatic_new_visibility_policy?: number;
+}
+
+interface Prepared {
+  addressee: Addressee;
+  content: string;
+  rendered: RenderResult;
+  recipients: { userId: number; flags: number }[];
+  senderPolicy: number | null;
+  mentionFollows: number[];
+  initiated: boolean;
+}
+
+/** Renders and computes every recipient's flags; throws the mention-permission errors. */
+async function prepare(app: App, d: Directory, sender: UserRow, addressee: Addressee, rawContent: string, readBySender: boolean, internal: boolean): Promise<Prepared> {
+  const n = normalizeContent(rawContent, app.config.limits.max_message_length);
+  if ("error" in n) throw badRequest(n.error);
+  const rendered = await render(app, d, sender, n.content);
+  const mayMentionMany = () => hasRealmPermission(app, sender, "can_mention_many_users_group");
+  let userIds: number[];
+  let topicParticipants: Set<number> | null = null;
+  let state = { streamMuted: false, visibilityPolicy: 0, topicExists: true, mutedBy: [] as number[] };
+  if (addressee.kind === "stream") {
+    const subs = await d.subscriberIds(app.db, addressee.stream.id);
+    state = await senderTopicState(app.db, sender.id, addressee.stream.id, addressee.topic);
+    if (!internal && !state.topicExists && !canCreateTopics(addressee.access)) throw badRequest("You do not have permission to create new topics in this channel.");
+    if (!internal && rendered.wildcard.stream && subs.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
+      throw new ZulipError("STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.");
+    }
+    if (rendered.wildcard.topic) {
+      topicParticipants = new Set(await listTopicParticipants(app.db, addressee.stream.id, addressee.topic));
+      topicParticipants.add(sender.id);
+      if (!internal && topicParticipants.size > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
+        throw new ZulipError("TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.");
+      }
+    }
+    userIds = subs.includes(sender.id) ? subs : [...subs, sender.id];
+  } else {
+    userIds = addressee.users.map((u) => u.id);
+  }
+  if (!internal) checkGroupMentions(app, d, sender, rendered);
+  const alertWords = await alertWordsOf(app);
+  const flagsOf = contentFlags(app, rendered, n.content, sender.id, topicParticipants, alertWords);
+  const mutedBy = new Set(state.mutedBy);
+  const recipients = userIds.map((userId) => {
+    let flags = flagsOf(userId);
+    if (userId === sender.id ? readBySender : mutedBy.has(userId)) flags |= FLAG.read;
+    return { userId, flags };
+  });
+  let senderPolicy: number | null = null;
+  const mentionFollows: number[] = [];
+  if (addressee.kind === "stream") {
+    senderPolicy = policyAfterSend(autoPrefs(d.users.get(sender.id)?.prefs ?? {}), state.visibilityPolicy, state.streamMuted, !state.topicExists);
+    for (const id of rendered.mentionedUserIds) {
+      const u = d.users.get(id);
+      if (id !== sender.id && u && userIds.includes(id) && autoPrefs(u.prefs).automatically_follow_topics_where_mentioned) mentionFollows.push(id);
+    }
+  }
+  return { addressee, content: n.content, rendered, recipients, senderPolicy, mentionFollows, initiated: !state.topicExists };
+}
+
+/**
+ * The content-derived flags of each recipient: mentioned (directly or through a group), the
+ * wildcard flags (topic wildcards only for topic participants when known), has_alert_word.
+ */
+export function contentFlags(
+  app: App,
+  rendered: RenderResult,
+  content: string,
+  senderId: number,
+  topicParticipants: Set<number> | null,
+  alertWords: Map<number, string[]>,
+): (userId: number) => number {
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const g of rendered.mentionedGroupIds) for (const u of app.groups.allMembers(g)) mentioned.add(u);
+  const lower = content.toLowerCase();
+  return (userId) => {
+    let flags = 0;
+    if (mentioned.has(userId)) flags |= FLAG.mentioned;
+    if (rendered.wildcard.stream) flags |= FLAG.stream_wildcard_mentioned;
+    if (rendered.wildcard.topic && (topicParticipants === null || topicParticipants.has(userId))) flags |= FLAG.topic_wildcard_mentioned;
+    if (userId !== senderId) {
+      const words = alertWords.get(userId);
+      if (words && hasAlertWord(lower, words)) flags |= FLAG.has_alert_word;
+    }
+    return flags;
+  };
+}
+
+/** Zulip's check_user_group_mention_allowed: each mentioned group's can_mention_group. */
+export function checkGroupMentions(app: App, d: Directory, sender: UserRow, rendered: RenderResult) {
+  for (const gid of rendered.mentionedGroupIds) {
+    const g = [...d.groupsByName.values()].find((x) => x.id === gid);
+    const setting = g?.canMention;
+    if (setting === undefined || setting === null) continue;
+    if (!app.groups.settingIncludes(setting, sender.id)) throw badRequest(`You are not allowed to mention user group '${g!.name}'.`);
+  }
+}
+
+/**
+ * Sends a message (POST /messages, scheduled delivery, notifications): checks the recipient and
+ * the content, writes the message and every recipient's row in one transaction (batched with
+ * concurrent sends), then sends each recipient their message event.
+ */
+export async function sendMessage(app: App, sender: UserRow, input: MessageInput, opts: SendOptions): Promise<SendResult> {
+  if ((input.queueId == null) !== (input.localId == null)) {
+    throw badRequest(input.queueId == null ? "Missing 'queue_id' argument" : "Missing 'local_id' argument");
+  }
+  const d = await loadDirectory(app);
+  const addressee = await checkMessageRecipient(app, sender, input, d);
+  return deliverMessage(app, d, sender, addressee, input.content, {
+    clientName: opts.clientName,
+    readBySender: input.readBySender ?? defaultReadBySender(opts.clientName),
+    queueId: input.queueId ?? null,
+    localId: input.localId ?? null,
+  });
+}
+
+export interface DeliverOptions {
+  clientName: string;
+  readBySender: boolean;
+  queueId?: string | null;
+  localId?: string | null;
+  /** internal senders (Notification Bot) skip the topic-creation and mention permission checks */
+  internal?: boolean;
+}
+
+/**
+ * Writes and announces a message to an already checked addressee: renders, computes each
+ * recipient's flags, inserts the message and all user_messages rows in one (batched) transaction,
+ * then publishes the message and user_topic events.
+ */
+export async function deliverMessage(app: App, d: Directory, sender: UserRow, addressee: Addressee, content: string, opts: DeliverOptions): Promise<SendResult> {
+  const p = await prepare(app, d, sender, addressee, content, opts.readBySender, opts.internal === true);
+  const realm = realmOf(app);
+  const now = nowSecs(app);
+  const row: Omit<MessageRow, "id"> = {
+    realm_id: realm.id,
+    sender_id: sender.id,
+    recipient_id: 0,
+    stream_id: addressee.kind === "stream" ? addressee.stream.id : null,
+    dm_key: addressee.kind === "direct" ? addressee.dmKey : null,
+    topic: addressee.kind === "stream" ? addressee.topic : "",
+    content: p.content,
+    rendered_content: p.rendered.html,
+    date_sent: now,
+    client: opts.clientName,
+    last_edit_time: null,
+    last_moved_time: null,
+    edit_history: null,
+    has_attachment: p.rendered.hasAttachment ? 1 : 0,
+    has_image: p.rendered.hasImage ? 1 : 0,
+    has_link: p.rendered.hasLink ? 1 : 0,
+    is_me_message: p.rendered.isMeMessage ? 1 : 0,
+  };
+  const topicChanges: { userId: number; policy: number }[] = [];
+  if (p.senderPolicy !== null) topicChanges.push({ userId: sender.id, policy: p.senderPolicy });
+  const { id, effects } = await batchedTx(app.db, async (sql) => {
+    row.recipient_id = await recipientIdFor(sql, sender, addressee);
+    const id = await insertMessageWithRecipients(sql, row, p.recipients);
+    if (addressee.kind === "stream") {
+      if (addressee.stream.first_message_id === null) await setFirstMessageId(sql, addressee.stream.id, id);
+      for (const userId of p.mentionFollows) {
+        const current = await sql.get<{ v: number }>("SELECT visibility_policy AS v FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic = ?", [
+          userId, addressee.stream.id, addressee.topic,
+        ]);
+        if ((current?.v ?? 0) !== VISIBILITY.followed) topicChanges.push({ userId, policy: VISIBILITY.followed });
+      }
+      for (const c of topicChanges) {
+        await setUserTopic(sql, { user_id: c.userId, stream_id: addressee.stream.id, topic: addressee.topic, visibility_policy: c.policy, last_updated: Math.floor(now) });
+      }
+    }
+    let effects: AttachmentEffects | null = null;
+    if (p.rendered.uploadPaths.length) {
+      const kind = addressee.kind === "stream" ? channelKind(addressee.stream) : null;
+      effects = (
+        await claimAttachments(sql, app, {
+          messageId: id,
+          senderId: sender.id,
+          uploadPaths: p.rendered.uploadPaths,
+          isRealmPublic: kind === "public" || kind === "web_public",
+          isWebPublic: kind === "web_public",
+        })
+      ).effects;
+    }
+    return { id, effects };
+  });
+  if (effects) await applyAttachmentEffects(app, effects);
+  publishMessage(app, d, { ...row, id } as MessageRow, p.recipients, sender.id, opts.queueId ?? null, opts.localId ?? null);
+  if (addressee.kind === "stream") {
+    for (const c of topicChanges) {
+      app.events.publish(
+        { type: "user_topic", stream_id: addressee.stream.id, topic_name: addressee.topic, last_updated: Math.floor(now), visibility_policy: c.policy },
+        [c.userId],
+      );
+    }
+  }
+  const out: SendResult = { id };
+  if (p.senderPolicy !== null && !opts.internal) out.automatic_new_visibility_policy = p.senderPolicy;
+  return out;
+}
+
+/** The message's recipient row: the channel's, the other user's (1:1, or own for a self-DM), or the group's (created on first use). */
+async function recipientIdFor(sql: Sql, sender: UserRow, a: Addressee): Promise<number> {
+  if (a.kind === "stream") return a.stream.recipient_id ?? 0;
+  const others = a.users.filter((u) => u.id !== sender.id);
+  if (others.length === 0) return sender.recipient_id ?? 0;
+  if (others.length === 1) return others[0]!.recipient_id ?? 0;
+  const found = await findDirectMessageGroup(sql, a.dmKey);
+  const rid = found?.recipient_id ?? (await insertDirectMessageGroup(sql, a.dmKey));
+  return rid;
+}
+
+/** Each recipient gets the message with their flags; the sender's local-echo queue gets local_message_id. */
+export function publishMessage(app: App, d: Directory, row: MessageRow, recipients: { userId: number; flags: number }[], senderId: number, queueId: string | null, localId: string | null) {
+  const shared = messageDict(app, d, row, [], -1, null);
+  let incoming: Record<string, unknown> | null = null;
+  const forViewer = (userId: number) => {
+    if (row.dm_key === null || userId === row.sender_id) return shared;
+    return (incoming ??= messageDict(app, d, row, [], userId, null));
+  };
+  const flagsOf = new Map(recipients.map((r) => [r.userId, r.flags]));
+  const others = recipients.filter((r) => r.userId !== senderId || queueId === null).map((r) => r.userId);
+  app.events.publishEach(others, (userId) => ({ type: "message", message: forViewer(userId), flags: flagList(flagsOf.get(userId) ?? 0) }));
+  if (queueId !== null && flagsOf.has(senderId)) {
+    app.events.publish({ type: "message", message: shared, flags: flagList(flagsOf.get(senderId)!) }, [senderId], {
+      queueId,
+      extra: { local_message_id: localId },
+    });
+  }
+}

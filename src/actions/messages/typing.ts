@@ -1,0 +1,50 @@
+import type { App } from "../../app";
+import { postRefusal } from "../../domain/channel-permissions";
+import { badRequest } from "../../errors";
+import type { UserRow } from "../../store/users";
+import { accessChannelById } from "../channel-access";
+import { loadDirectory } from "./directory";
+import { emptyTopicName } from "./render";
+
+/** Channels with more subscribers than this get no typing notifications (Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS). */
+export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
+
+export interface TypingInput {
+  type: string;
+  op: "start" | "stop";
+  to?: number[];
+  streamId?: number;
+  topic?: string;
+}
+
+/** POST /typing: a typing event to the conversation's participants (or the channel's subscribers). */
+export async function setTypingStatus(app: App, me: UserRow, input: TypingInput): Promise<void> {
+  const kind = input.type === "channel" ? "stream" : input.type;
+  if (!["direct", "private", "stream"].includes(kind)) throw badRequest("Invalid type");
+  const d = await loadDirectory(app);
+  const sender = { user_id: me.id, email: me.email };
+  if (kind === "stream") {
+    if (input.streamId === undefined) throw badRequest("Missing 'stream_id' argument");
+    if (input.topic === undefined) throw badRequest("Missing topic");
+    const { stream, access } = await accessChannelById(app, me, input.streamId);
+    const refusal = postRefusal(access);
+    if (refusal) throw badRequest(refusal);
+    const subs = await d.subscriberIds(app.db, stream.id);
+    if (subs.length > MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS) return;
+    const topic = input.topic.trim() === "(no topic)" || input.topic.trim() === emptyTopicName(app) ? "" : input.topic.trim();
+    app.events.publish({ type: "typing", op: input.op, message_type: "stream", sender, stream_id: stream.id, topic }, subs);
+    return;
+  }
+  if (input.to === undefined) throw badRequest("Missing 'to' argument");
+  if (input.to.length === 0) throw badRequest("Empty 'to' list");
+  const ids = [...new Set([...input.to, me.id])];
+  const users = ids.map((id) => {
+    const u = d.users.get(id);
+    if (!u || u.realm_id !== me.realm_id) throw badRequest(`Invalid user ID ${id}`);
+    return u;
+  });
+  app.events.publish(
+    { type: "typing", op: input.op, message_type: "direct", sender, recipients: users.map((u) => ({ user_id: u.id, email: u.email })) },
+    users.filter((u) => u.is_active).map((u) => u.id),
+  );
+}

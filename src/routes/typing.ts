@@ -1,0 +1,24 @@
+import { Elysia, t } from "elysia";
+import type { App } from "../app";
+import { setTypingStatus } from "../actions/messages/typing";
+import { zulip } from "../http/plugin";
+
+/** Typing notifications. */
+export const typingRoutes = (app: App) =>
+  new Elysia().use(zulip(app)).post(
+    "/typing",
+    async ({ args, me }) => {
+      const p = args.read(
+        t.Object({
+          type: t.String({ default: "direct" }),
+          op: t.Union([t.Literal("start"), t.Literal("stop")]),
+          to: t.Optional(t.Array(t.Integer())),
+          stream_id: t.Optional(t.Integer()),
+          topic: t.Optional(t.String()),
+        }),
+      );
+      await setTypingStatus(app, me, { type: p.type, op: p.op, to: p.to, streamId: p.stream_id, topic: p.topic });
+      return args.success();
+    },
+    { auth: true },
+  );

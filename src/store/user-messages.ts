@@ -1,0 +1,122 @@
+import type { Sql } from "./db";
+import { chunked } from "./messages";
+
+const qs = (n: number) => Array(n).fill("?").join(",");
+
+/** A user's flags for some messages (message id → bitmask); absent ids have no row. */
+export async function mapFlags(sql: Sql, userId: number, messageIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const part of chunked(messageIds)) {
+    const rows = await sql.all<{ message_id: number; flags: number }>(
+      `SELECT message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN (${qs(part.length)})`,
+      [userId, ...part],
+    );
+    for (const r of rows) out.set(r.message_id, r.flags);
+  }
+  return out;
+}
+
+export const findFlags = async (sql: Sql, userId: number, messageId: number) =>
+  (await sql.get<{ flags: number }>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?", [userId, messageId]))?.flags;
+
+/** Everyone with a row for the message (who received it), with their flags. */
+export const listHolders = (sql: Sql, messageId: number) =>
+  sql.all<{ user_id: number; flags: number }>("SELECT user_id, flags FROM user_messages WHERE message_id = ?", [messageId]);
+
+/** Holders of several messages: message id → user ids. */
+export async function mapHolders(sql: Sql, messageIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(messageIds.map((id) => [id, []]));
+  for (const part of chunked(messageIds)) {
+    const rows = await sql.all<{ message_id: number; user_id: number }>(
+      `SELECT message_id, user_id FROM user_messages WHERE message_id IN (${qs(part.length)})`,
+      part,
+    );
+    for (const r of rows) out.get(r.message_id)!.push(r.user_id);
+  }
+  return out;
+}
+
+/**
+ * Sets (add) or clears (remove) a flag bit on the user's rows among `messageIds`; answers the ids
+ * whose value actually changed.
+ */
+export async function changeFlag(sql: Sql, userId: number, messageIds: number[], bit: number, add: boolean): Promise<number[]> {
+  const changed: number[] = [];
+  for (const part of chunked(messageIds)) {
+    const rows = await sql.all<{ message_id: number }>(
+      add
+        ? `UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id IN (${qs(part.length)}) AND (flags & ?) = 0 RETURNING message_id`
+        : `UPDATE user_messages SET flags = flags & ~? WHERE user_id = ? AND message_id IN (${qs(part.length)}) AND (flags & ?) != 0 RETURNING message_id`,
+      [bit, userId, ...part, bit],
+    );
+    for (const r of rows) changed.push(r.message_id);
+  }
+  return changed.sort((a, b) => a - b);
+}
+
+/** Sets per-user flags after an edit (mentions and alert words recomputed), only where they changed. */
+export async function setFlags(sql: Sql, messageId: number, flags: { userId: number; flags: number }[]) {
+  if (!flags.length) return;
+  await sql.batch(flags.map((f) => ({ sql: "UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?", args: [f.flags, f.userId, messageId] })));
+}
+
+/** Marks read every unread message of the user (optionally only in a channel, or a topic); answers the ids. */
+export async function markRead(sql: Sql, userId: number, where: { streamId?: number; topic?: string } = {}): Promise<number[]> {
+  const conds = ["user_id = ?", "(flags & 1) = 0"];
+  const args: (number | string)[] = [userId];
+  if (where.streamId !== undefined) {
+    conds.push(
+      where.topic !== undefined
+        ? "message_id IN (SELECT id FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE)"
+        : "message_id IN (SELECT id FROM messages WHERE stream_id = ?)",
+    );
+    args.push(where.streamId);
+    if (where.topic !== undefined) args.push(where.topic);
+  }
+  const rows = await sql.all<{ message_id: number }>(`UPDATE user_messages SET flags = flags | 1 WHERE ${conds.join(" AND ")} RETURNING message_id`, args);
+  return rows.map((r) => r.message_id).sort((a, b) => a - b);
+}
+
+export interface UnreadRow {
+  message_id: number;
+  flags: number;
+  sender_id: number;
+  stream_id: number | null;
+  topic: string;
+  dm_key: string | null;
+}
+
+/** The user's unread messages, newest first (at most `limit`). */
+export const listUnread = (sql: Sql, userId: number, limit: number) =>
+  sql.all<UnreadRow>(
+    `SELECT um.message_id, um.flags, m.sender_id, m.stream_id, m.topic, m.dm_key FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY um.message_id DESC LIMIT ?`,
+    [userId, limit],
+  );
+
+export const listStarredIds = async (sql: Sql, userId: number) =>
+  (await sql.all<{ message_id: number }>("SELECT message_id FROM user_messages WHERE user_id = ? AND (flags & 2) = 2 ORDER BY message_id", [userId])).map((r) => r.message_id);
+
+/** The newest message of each direct-message conversation among the user's latest `scan` messages. */
+export const listRecentConversations = (sql: Sql, userId: number, scan: number) =>
+  sql.all<{ dm_key: string; max_id: number }>(
+    `SELECT dm_key, max(id) AS max_id FROM (SELECT m.id, m.dm_key FROM user_messages um JOIN messages m ON m.id = um.message_id
+       WHERE um.user_id = ? AND m.dm_key IS NOT NULL ORDER BY um.message_id DESC LIMIT ?) GROUP BY dm_key ORDER BY max_id DESC`,
+    [userId, scan],
+  );
+
+/** Message details for unread update events: which of `ids` are in which channel/topic or conversation. */
+export async function listMessageDetails(sql: Sql, ids: number[]) {
+  const out: { id: number; sender_id: number; stream_id: number | null; topic: string; dm_key: string | null }[] = [];
+  for (const part of chunked(ids)) {
+    out.push(...(await sql.all<(typeof out)[number]>(`SELECT id, sender_id, stream_id, topic, dm_key FROM messages WHERE id IN (${qs(part.length)})`, part)));
+  }
+  return out;
+}
+
+/** Whether the user has any message in the topic. */
+export const topicExistsFor = async (sql: Sql, userId: number, streamId: number, topic: string) =>
+  (await sql.get(
+    "SELECT 1 AS x FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE um.user_id = ? AND m.stream_id = ? AND m.topic = ? COLLATE NOCASE LIMIT 1",
+    [userId, streamId, topic],
+  )) !== undefined;
