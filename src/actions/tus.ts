@@ -147,6 +147,8 @@ export async function expireTusUploads(app: App): Promise<number> {
       // in use right now: next run
     }
   }
+  // Orphans are judged by file mtime, which is wall-clock time (not app.clock); an hour's grace
+  // keeps an upload being created right now safe.
   for (const path of await tus.orphans()) {
     const st = await stat(path).catch(() => null);
     if (st && st.mtimeMs < Date.now() - 3600_000) await rm(path, { force: true });
