@@ -239,3 +239,25 @@ describe("the unreferenced-upload clean-up job", () => {
     expect(events.of("cordelia").some((e: any) => e.op === "remove")).toBe(true);
   });
 });
+
+describe("end to end with POST /messages", () => {
+  test("sending a message that links an upload shares it; deleting the message deletes the upload", async () => {
+    const { url } = await upload(s, "hamlet", "e2e.png", await makePng(60, 40));
+    const pathId = pathIdOf(url);
+    await waitForThumbnails(s.app);
+    expect((await fetchRaw(s, url, { as: "othello" })).status).toBe(403);
+    let id = 0;
+    const events = await s.captureEvents(async () => {
+      id = (await s.users.hamlet.client.post("/messages", { type: "stream", to: "attachments", topic: "files", content: `look [e2e.png](${url})` })).success().id;
+    });
+    expect(events.of("hamlet").some((e: any) => e.type === "attachment" && e.op === "update" && e.attachment.messages[0]?.id === id)).toBe(true);
+    expect((await fetchRaw(s, url, { as: "othello" })).status).toBe(200);
+    expect((await fetchRaw(s, `/user_uploads/thumbnail/${pathId}/840x560.webp`, { as: "othello" })).status).toBe(200);
+    const mine = (await s.users.hamlet.client.get("/attachments")).success().attachments.find((a: any) => a.path_id === pathId);
+    expect(mine.messages.map((m: any) => m.id)).toEqual([id]);
+    (await s.users.hamlet.client.delete(`/messages/${id}`)).success();
+    expect(await row(pathId)).toBeUndefined();
+    expect(fileExists(pathId)).toBe(false);
+    expect((await fetchRaw(s, url, { as: "hamlet" })).status).toBe(404);
+  });
+});
