@@ -9,9 +9,9 @@ export const EMPTY_TOPIC_DISPLAY_NAME = "general chat";
  * Per-queue shaping of an event, decided at /register: message content as HTML or Markdown
  * (apply_markdown), gravatar URLs left to the client (client_gravatar), the queue's narrow, and
  * the client capabilities (empty_topic_name, bulk_message_deletion, stream_typing_notifications).
- * Returns null to drop it.
+ * Returns null to drop it, or several events for one (the older forms of some events).
  */
-export function formatForQueue(event: Event, q: EventQueue): Event | null {
+export function formatForQueue(event: Event, q: EventQueue): Event | Event[] | null {
   const caps = q.options.capabilities ?? {};
   const topic = (t: unknown) => (t === "" && !caps.empty_topic_name ? EMPTY_TOPIC_DISPLAY_NAME : t);
   if (event.type === "message") {
@@ -41,9 +41,10 @@ export function formatForQueue(event: Event, q: EventQueue): Event | null {
   if (event.type === "delete_message") {
     const out: Event = { ...event };
     if ("topic" in out) out.topic = topic(out.topic);
+    // Without bulk_message_deletion a client understands one message per delete_message event.
     if (!caps.bulk_message_deletion && Array.isArray(out.message_ids)) {
       const { message_ids, ...rest } = out as any;
-      return { ...rest, message_id: message_ids[0] };
+      return (message_ids as number[]).map((id) => ({ ...rest, message_id: id }));
     }
     return out;
   }
@@ -58,6 +59,14 @@ export function formatForQueue(event: Event, q: EventQueue): Event | null {
     if (!caps.stream_typing_notifications) return null;
     return { ...event, topic: topic(event.topic) };
   }
+  // Without include_deactivated_groups a deactivated group simply disappears.
+  if (event.type === "user_group" && event.op === "update" && (event.data as any)?.deactivated === true && !caps.include_deactivated_groups) {
+    return { type: "user_group", op: "remove", group_id: event.group_id };
+  }
   if (event.type === "user_topic") return { ...event, topic_name: topic(event.topic_name) };
+  // Legacy settings events only for clients without user_settings_object; linkifiers only for clients
+  // that understand URL templates (Zulip's accepts_event).
+  if ((event.type === "update_display_settings" || event.type === "update_global_notifications") && caps.user_settings_object) return null;
+  if (event.type === "realm_linkifiers" && !caps.linkifier_url_template) return null;
   return event;
 }
