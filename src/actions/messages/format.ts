@@ -24,17 +24,9 @@ function displayUser(dir: Directory, id: number) {
   return { email: u.email, full_name: u.full_name, id: u.id, is_mirror_dummy: false };
 }
 
-export function reactionDicts(dir: Directory, rows: ReactionRow[]) {
-  return rows.map((r) => {
-    const u = dir.users.get(r.user_id);
-    return {
-      emoji_name: r.emoji_name,
-      emoji_code: r.emoji_code,
-      reaction_type: r.reaction_type,
-      user_id: r.user_id,
-      user: { id: r.user_id, email: u?.email ?? "", full_name: u?.full_name ?? "", is_mirror_dummy: false },
-    };
-  });
+/** Reactions in message objects (the legacy `user` object went away at feature level 328). */
+export function reactionDicts(rows: ReactionRow[]) {
+  return rows.map((r) => ({ emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id }));
 }
 
 /** The edit history entries (newest first) for clients, with empty topics shown the client's way. */
@@ -67,7 +59,7 @@ export function messageDict(app: App, dir: Directory, row: MessageRow, reactions
     subject: row.stream_id !== null ? displayTopic(row.topic, emptyName, allowEmpty) : "",
     topic_links: row.stream_id !== null ? topicLinks(row.topic) : [],
     is_me_message: Boolean(row.is_me_message),
-    reactions: reactionDicts(dir, reactions),
+    reactions: reactionDicts(reactions),
     submessages: [],
     sender_full_name: sender?.full_name ?? "Unknown user",
     sender_email: sender?.email ?? "",
