@@ -24,6 +24,13 @@ import { reactionRoutes } from "./reactions";
 import { typingRoutes } from "./typing";
 import { userTopicRoutes } from "./user-topics";
 import { alertWordRoutes } from "./alert-words";
+import { settingsRoutes } from "./settings";
+import { userStatusRoutes } from "./user-status";
+import { mutedUserRoutes } from "./muted-users";
+import { draftRoutes } from "./drafts";
+import { savedSnippetRoutes } from "./saved-snippets";
+import { linkifierRoutes } from "./linkifiers";
+import { scheduledMessageRoutes } from "./scheduled-messages";
 
 /** Every API area, mounted under /api/v1. */
 export function apiRoutes(app: App) {
@@ -51,5 +58,12 @@ export function apiRoutes(app: App) {
     .use(reactionRoutes(app))
     .use(typingRoutes(app))
     .use(userTopicRoutes(app))
-    .use(alertWordRoutes(app));
+    .use(alertWordRoutes(app))
+    .use(settingsRoutes(app))
+    .use(userStatusRoutes(app))
+    .use(mutedUserRoutes(app))
+    .use(draftRoutes(app))
+    .use(savedSnippetRoutes(app))
+    .use(linkifierRoutes(app))
+    .use(scheduledMessageRoutes(app));
 }

@@ -16,6 +16,14 @@ import { realmEmojiState } from "./realm-emoji";
 import { messageState, unreadState, starredState, recentConversationsState } from "./messages";
 import { userTopicState, mutedTopicsState } from "./user-topics";
 import { alertWordsState } from "./alert-words";
+import { legacyDisplaySettingsState, legacyNotificationSettingsState, realmUserSettingsDefaultsState, userSettingsState } from "./user-settings";
+import { userStatusState } from "./user-status";
+import { mutedUsersState } from "./muted-users";
+import { draftsState } from "./drafts";
+import { savedSnippetsState } from "./saved-snippets";
+import { linkifiersState, realmFiltersState } from "./linkifiers";
+import * as misc from "./misc";
+import { scheduledMessagesState } from "./scheduled-messages";
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -52,4 +60,24 @@ export const STATE_FETCHERS: Record<string, StateFetcher> = {
   user_topic: userTopicState,
   muted_topics: mutedTopicsState,
   alert_words: alertWordsState,
+  user_settings: userSettingsState,
+  update_display_settings: legacyDisplaySettingsState,
+  update_global_notifications: legacyNotificationSettingsState,
+  realm_user_settings_defaults: realmUserSettingsDefaultsState,
+  user_status: userStatusState,
+  muted_users: mutedUsersState,
+  drafts: draftsState,
+  saved_snippets: savedSnippetsState,
+  realm_linkifiers: linkifiersState,
+  realm_filters: realmFiltersState,
+  onboarding_steps: misc.onboardingStepsState,
+  realm_domains: misc.realmDomainsState,
+  default_stream_groups: misc.defaultStreamGroupsState,
+  video_calls: misc.videoCallsState,
+  giphy: misc.giphyState,
+  stop_words: misc.stopWordsState,
+  realm_embedded_bots: misc.embeddedBotsState,
+  realm_incoming_webhook_bots: misc.incomingWebhookBotsState,
+  realm_billing: misc.realmBillingState,
+  scheduled_messages: scheduledMessagesState,
 };
