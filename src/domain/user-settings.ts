@@ -12,9 +12,9 @@ type Spec =
   | { kind: "int"; default: number; choices?: readonly number[] }
   | { kind: "string"; default: string; choices?: readonly string[] };
 
-const bool = (d: boolean): Spec => ({ kind: "bool", default: d });
-const int = (d: number, choices?: readonly number[]): Spec => ({ kind: "int", default: d, choices });
-const str = (d: string, choices?: readonly string[]): Spec => ({ kind: "string", default: d, choices });
+const bool = (d: boolean) => ({ kind: "bool" as const, default: d });
+const int = (d: number, choices?: readonly number[]) => ({ kind: "int" as const, default: d, choices });
+const str = (d: string, choices?: readonly string[]) => ({ kind: "string" as const, default: d, choices });
 
 /** Zulip's EMOJISET_CHOICES, in its order. */
 export const EMOJISET_CHOICES = [
@@ -117,9 +117,7 @@ export const USER_SETTING_NAMES = Object.keys(USER_SETTINGS) as UserSettingName[
 export const USER_SETTING_SPECS: Record<UserSettingName, Spec> = USER_SETTINGS;
 
 /** A user's effective settings: every setting, plus timezone. */
-export type UserSettings = { [K in UserSettingName]: (typeof USER_SETTINGS)[K]["default"] extends boolean ? boolean : (typeof USER_SETTINGS)[K]["default"] extends number ? number : string } & {
-  timezone: string;
-};
+export type UserSettings = { [K in UserSettingName]: (typeof USER_SETTINGS)[K]["default"] } & { timezone: string };
 
 export const USER_SETTING_DEFAULTS = Object.fromEntries(USER_SETTING_NAMES.map((n) => [n, USER_SETTINGS[n].default])) as Record<
   UserSettingName,
