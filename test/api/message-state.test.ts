@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../helpers/server";
+import { createChannel } from "../helpers/channels";
+import { sendDm, sendStream } from "../helpers/messages";
+
+let s: TestServer;
+let verona: number;
+beforeAll(async () => {
+  s = await startServer();
+  verona = await createChannel(s, "iago", "Verona", { subscribers: ["hamlet", "othello"] });
+});
+afterAll(() => s.close());
+
+describe("POST /user_topics", () => {
+  test("sets, changes and clears a topic's visibility policy with user_topic events", async () => {
+    const ev = await s.captureEvents(async () => {
+      (await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "noise", visibility_policy: 1 })).success();
+    });
+    expect(ev.of("hamlet")).toEqual([{ type: "user_topic", stream_id: verona, topic_name: "noise", last_updated: expect.any(Number), visibility_policy: 1 }]);
+    expect(ev.of("othello")).toEqual([]);
+    expect(await s.app.db.get("SELECT visibility_policy FROM user_topics WHERE user_id = ? AND topic = 'noise'", [s.users.hamlet.id])).toEqual({ visibility_policy: 1 });
+    (await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "NOISE", visibility_policy: 3 })).success();
+    expect(await s.app.db.all("SELECT topic, visibility_policy FROM user_topics WHERE user_id = ?", [s.users.hamlet.id])).toEqual([{ topic: "noise", visibility_policy: 3 }]);
+    (await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "noise", visibility_policy: 0 })).success();
+    expect(await s.app.db.all("SELECT * FROM user_topics WHERE user_id = ?", [s.users.hamlet.id])).toEqual([]);
+  });
+
+  test("refuses bad policies and channels without access", async () => {
+    (await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "x", visibility_policy: 7 })).error("Invalid visibility_policy");
+    const secret = await createChannel(s, "iago", "Secret", { invite_only: true });
+    (await s.users.hamlet.client.post("/user_topics", { stream_id: secret, topic: "x", visibility_policy: 1 })).error("Invalid channel ID");
+  });
+
+  test("is:muted and is:followed narrows use the policies", async () => {
+    const muted = await sendStream(s, "othello", "Verona", "boring", "x");
+    const followed = await sendStream(s, "othello", "Verona", "exciting", "y");
+    await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "boring", visibility_policy: 1 });
+    await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "exciting", visibility_policy: 3 });
+    const ids = async (narrow: unknown) =>
+      (await s.users.hamlet.client.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow } as any)).success().messages.map((m: any) => m.id);
+    expect(await ids([["is", "muted"]])).toEqual([muted]);
+    expect(await ids([["is", "followed"]])).toEqual([followed]);
+    expect(await ids([["in", "home"]])).not.toContain(muted);
+  });
+});
+
+describe("alert words", () => {
+  test("add, list and remove, with alert_words events", async () => {
+    const ev = await s.captureEvents(async () => {
+      const r = (await s.users.othello.client.post("/users/me/alert_words", { alert_words: ["Desdemona", " handkerchief ", "", "desdemona"] })).success();
+      expect(r.alert_words).toEqual(["Desdemona", "handkerchief"]);
+    });
+    expect(ev.of("othello")).toEqual([{ type: "alert_words", alert_words: ["Desdemona", "handkerchief"] }]);
+    expect((await s.users.othello.client.get("/users/me/alert_words")).success().alert_words).toEqual(["Desdemona", "handkerchief"]);
+    const r = (await s.users.othello.client.delete("/users/me/alert_words", { alert_words: ["HANDKERCHIEF"] })).success();
+    expect(r.alert_words).toEqual(["Desdemona"]);
+    (await s.users.othello.client.post("/users/me/alert_words", { alert_words: ["x".repeat(101)] })).error("alert_words[0] is too long (limit: 100 characters)");
+  });
+});
+
+describe("POST /register message state", () => {
+  test("max_message_id, unread_msgs, starred_messages, recent_private_conversations, user_topics and alert_words", async () => {
+    const c1 = await sendStream(s, "othello", "Verona", "news", "hi @**King Hamlet**");
+    const d1 = await sendDm(s, "othello", ["hamlet"], "dm");
+    const g1 = await sendDm(s, "othello", ["hamlet", "cordelia"], "group");
+    await s.users.hamlet.client.post("/messages/flags", { messages: [c1], op: "add", flag: "starred" });
+    await s.users.hamlet.client.post("/users/me/alert_words", { alert_words: ["news"] });
+    const r = (
+      await s.users.hamlet.client.post("/register", {
+        fetch_event_types: ["message", "update_message_flags", "starred_messages", "recent_private_conversations", "user_topic", "alert_words"],
+        client_capabilities: { notification_settings_null: true, empty_topic_name: true },
+      })
+    ).success();
+    expect(r.max_message_id).toBe(g1);
+    expect(r.starred_messages).toEqual([c1]);
+    expect(r.alert_words).toEqual(["news"]);
+    const u = r.unread_msgs;
+    expect(u.streams.find((x: any) => x.topic === "news")).toEqual({ stream_id: verona, topic: "news", unread_message_ids: [c1] });
+    expect(u.pms).toEqual([{ other_user_id: s.users.othello.id, sender_id: s.users.othello.id, unread_message_ids: [d1] }]);
+    const key = [s.users.hamlet.id, s.users.othello.id, s.users.cordelia.id].sort((a, b) => a - b).join(",");
+    expect(u.huddles).toEqual([{ user_ids_string: key, unread_message_ids: [g1] }]);
+    expect(u.mentions).toEqual([c1]);
+    expect(u.count).toBe(u.streams.reduce((n: number, x: any) => n + x.unread_message_ids.length, 0) + 2);
+    expect(u.old_unreads_missing).toBe(false);
+    expect(r.recent_private_conversations).toEqual([
+      { max_message_id: g1, user_ids: [s.users.othello.id, s.users.cordelia.id].sort((a, b) => a - b) },
+      { max_message_id: d1, user_ids: [s.users.othello.id] },
+    ]);
+    expect(r.user_topics).toEqual(expect.arrayContaining([{ stream_id: verona, topic_name: "exciting", last_updated: expect.any(Number), visibility_policy: 3 }]));
+  });
+});
