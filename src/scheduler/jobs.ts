@@ -1,22 +1,38 @@
 import type { App } from "../app";
 import type { Job } from "./loop";
 import { deleteExpiredSessionsNow } from "../actions/sessions";
+import { deliverDueScheduledMessages } from "../actions/scheduled-messages";
+import { deleteUnreferencedUploads } from "../actions/uploads";
+import { expireTusUploads } from "../actions/tus";
+import { deleteStaleInvites } from "../actions/invites";
+import { applyMessageRetention } from "../actions/retention";
+import { markIdlePresenceOffline } from "../actions/presence";
+import { syncFullMembers } from "../actions/user-updates";
 
-/** Drops event queues idle past their lifespan (Zulip runs this every minute). */
-const gcEventQueues: Job = {
-  name: "gc-event-queues",
-  intervalMs: 60_000,
-  run: async (app: App) => app.events.gc(),
-};
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
 
-/** Forgets expired browser sessions. */
-const expireSessions: Job = {
-  name: "expire-sessions",
-  intervalMs: 3600_000,
-  run: (app: App) => deleteExpiredSessionsNow(app),
-};
+const job = (name: string, intervalMs: number, run: (app: App) => unknown): Job => ({ name, intervalMs, run: async (app) => run(app) });
 
 /** Every job of the built-in loop. Each only calls an action. */
 export function defaultJobs(): Job[] {
-  return [gcEventQueues, expireSessions];
+  return [
+    // "at the timestamp, within a second": the loop ticks every 250 ms
+    job("deliver-scheduled-messages", 500, deliverDueScheduledMessages),
+    // idle event queues (Zulip runs this every minute)
+    job("gc-event-queues", MINUTE, (app) => app.events.gc()),
+    job("expire-sessions", HOUR, deleteExpiredSessionsNow),
+    // uploads never linked from a message after [retention] unreferenced_upload_days
+    job("delete-unreferenced-uploads", HOUR, deleteUnreferencedUploads),
+    job("expire-tus-uploads", 10 * MINUTE, expireTusUploads),
+    // invitation links: expired ones already refuse sign-ups; a week later they are deleted
+    job("delete-stale-invites", HOUR, deleteStaleInvites),
+    // channel and organization message_retention_days
+    job("apply-message-retention", 6 * HOUR, applyMessageRetention),
+    // clients derive "offline" from the timestamps; this only drops the cache of users gone quiet
+    job("mark-presence-offline", MINUTE, markIdlePresenceOffline),
+    // members whose waiting period has passed join role:fullmembers (Zulip's daily promote_new_full_members)
+    job("sync-full-members", HOUR, (app) => (app.realm ? syncFullMembers(app) : undefined)),
+  ];
 }

@@ -47,6 +47,8 @@ export interface MessageInput {
 export interface SendOptions {
   /** the sending client's name (the message's `client`) */
   clientName: string;
+  /** runs inside the send's write transaction after the insert (scheduled delivery marks its row there); throwing rolls the send back */
+  inTransaction?: (sql: Sql, messageId: number) => Promise<void>;
 }
 
 export type Addressee =
@@ -264,6 +266,12 @@ async function prepare(app: App, d: Directory, sender: UserRow, addressee: Addre
   return { addressee, content: n.content, rendered, recipients, senderPolicy, mentionFollows, initiated: !state.topicExists };
 }
 
+/** The content rules of sending (length, topic creation, mention permissions) without sending: for scheduling. */
+export async function checkMessageContent(app: App, d: Directory, sender: UserRow, addressee: Addressee, content: string): Promise<{ content: string; rendered: RenderResult }> {
+  const p = await prepare(app, d, sender, addressee, content, false, false);
+  return { content: p.content, rendered: p.rendered };
+}
+
 /**
  * The content-derived flags of each recipient: mentioned (directly or through a group), the
  * wildcard flags (topic wildcards only for topic participants when known), has_alert_word.
@@ -318,6 +326,7 @@ export async function sendMessage(app: App, sender: UserRow, input: MessageInput
     readBySender: input.readBySender ?? defaultReadBySender(opts.clientName),
     queueId: input.queueId ?? null,
     localId: input.localId ?? null,
+    inTransaction: opts.inTransaction,
   });
 }
 
@@ -328,6 +337,7 @@ export interface DeliverOptions {
   localId?: string | null;
   /** internal senders (Notification Bot) skip the topic-creation and mention permission checks */
   internal?: boolean;
+  inTransaction?: SendOptions["inTransaction"];
 }
 
 /**
@@ -388,6 +398,7 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
         })
       ).effects;
     }
+    if (opts.inTransaction) await opts.inTransaction(sql, id);
     return { id, effects };
   });
   if (effects) await applyAttachmentEffects(app, effects);
