@@ -2,26 +2,18 @@ import { nowSecs, realmOf, type App } from "../app";
 import { canAddSubscribers } from "../domain/channel-permissions";
 import { isAdmin, isGuest, isOwner, ROLE } from "../domain/roles";
 import { badRequest, ownerRequired, ZulipError } from "../errors";
-import { addMembers, findGroup } from "../store/groups";
+import { findGroup } from "../store/groups";
 import {
-  deleteAllSubscriptionsOf,
   deleteExpiredInvites,
-  findInviteByKey,
   findMultiuseInvite,
   insertMultiuseInvite,
   listActiveMultiuseInvites,
-  liveGroupIds,
-  liveStreamIds,
   revokeInvite,
   type InviteRow,
 } from "../store/invites";
-import { listDefaultStreamIds, listStreamsByIds } from "../store/streams";
-import { listSubscribedStreamIds, upsertSubscriptions } from "../store/subscriptions";
-import { listActiveUserIds, listActiveUserIdsWithRoles, type UserRow } from "../store/users";
-import type { Sql } from "../store/db";
+import { listDefaultStreamIds } from "../store/streams";
+import { listActiveUserIdsWithRoles, type UserRow } from "../store/users";
 import { accessChannelById, hasRealmPermission } from "./channel-access";
-import { loadAudience, metadataAudience } from "./channel-data";
-import { createUser, STREAM_COLORS, type CreatedUser } from "./users";
 
 /** Zulip's limit on welcome_message_custom_text, in Unicode code points. */
 export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
@@ -189,80 +181,4 @@ export async function notifyInvitesChanged(app: App, referrerId: number | null):
 export async function deleteStaleInvites(app: App): Promise<number> {
   const cutoff = nowSecs(app) - 7 * 86_400;
   return (await app.db.tx((sql) => deleteExpiredInvites(sql, cutoff))).changes;
-}
-
-
-/** Why an invitation link cannot be used: unknown (404), or revoked or expired (410). */
-export class InviteLinkError extends Error {
-  constructor(
-    readonly status: 404 | 410,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function checkUsable(app: App, invite: InviteRow | undefined): InviteRow {
-  if (!invite || !invite.is_multiuse || invite.realm_id !== realmOf(app).id) {
-    throw new InviteLinkError(404, "This invitation link does not exist. Check that you copied the whole link.");
-  }
-  if (invite.revoked) throw new InviteLinkError(410, "This invitation link has been revoked. Ask the person who invited you for a new one.");
-  if (invite.expires !== null && invite.expires <= nowSecs(app)) {
-    throw new InviteLinkError(410, "This invitation link has expired. Ask the person who invited you for a new one.");
-  }
-  return invite;
-}
-
-/** GET /join/{key}/: the invitation behind a link, or an InviteLinkError. */
-export async function usableInvite(app: App, key: string): Promise<InviteRow> {
-  return checkUsable(app, await findInviteByKey(app.db, key));
-}
-
-export interface SignUp {
-  email: string;
-  fullName: string;
-  password: string;
-}
-
-/**
- * POST /join/{key}/: creates the account with the invited role, subscribes it to the invitation's
- * channels (and the organization's default channels when the invitation says so) and adds it to
- * the invitation's groups, all in createUser's transaction; then the events.
- */
-export async function redeemInvite(app: App, key: string, input: SignUp): Promise<CreatedUser> {
-  const invite = await usableInvite(app, key);
-  const realm = realmOf(app);
-  const streamIds = await liveStreamIds(app.db, realm.id, JSON.parse(invite.stream_ids) as number[]);
-  const groupIds = await liveGroupIds(app.db, realm.id, JSON.parse(invite.group_ids) as number[]);
-  let subscribed: number[] = [];
-  const created = await createUser(
-    app,
-    null,
-    { email: input.email, fullName: input.fullName, password: input.password, role: invite.invited_as },
-    async (sql: Sql, userId: number) => {
-      checkUsable(app, await findInviteByKey(sql, key));
-      // createUser has subscribed the new account to the default channels
-      if (!invite.include_realm_default_subscriptions) await deleteAllSubscriptionsOf(sql, userId);
-      const existing = new Set(await listSubscribedStreamIds(sql, userId));
-      const fresh = streamIds.filter((id) => !existing.has(id));
-      await upsertSubscriptions(sql, fresh.map((streamId, i) => ({ userId, streamId, color: STREAM_COLORS[(existing.size + i) % STREAM_COLORS.length]! })));
-      for (const g of groupIds) await addMembers(sql, g, [userId]);
-      subscribed = await listSubscribedStreamIds(sql, userId);
-    },
-  );
-  await publishJoinEvents(app, created.userId, subscribed, groupIds);
-  return created;
-}
-
-/** The new member's group memberships (to everyone) and subscriptions (peer_add to who may see them). */
-async function publishJoinEvents(app: App, userId: number, streamIds: number[], groupIds: number[]) {
-  const everyone = await listActiveUserIds(app.db, realmOf(app).id);
-  for (const g of groupIds) app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [userId] }, everyone);
-  if (!streamIds.length) return;
-  const streams = await listStreamsByIds(app.db, streamIds);
-  const audience = await loadAudience(app, app.db, streamIds);
-  for (const stream of streams) {
-    const peers = metadataAudience(app, audience, stream).filter((u) => u !== userId);
-    app.events.publish({ type: "subscription", op: "peer_add", stream_ids: [stream.id], user_ids: [userId] }, peers);
-  }
 }

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { App } from "../app";
-import { InviteLinkError, redeemInvite, usableInvite } from "../actions/invites";
+import { InviteLinkError, redeemInvite, usableInvite } from "../actions/join";
 import { logIn, SESSION_SECONDS } from "../actions/sessions";
 import { ZulipError } from "../errors";
 import { CSRF_COOKIE, SESSION_COOKIE } from "../http/auth";

@@ -325,6 +325,37 @@ describe("redeeming a link at /join/{key}/", () => {
     expect(subs.map((x) => x.stream_id)).toEqual([open, lobby].sort((a, b) => a - b));
   });
 
+  test("Welcome Bot greets the new member, with the invitation's custom text or the organization's", async () => {
+    const welcomes = async (email: string) => {
+      const user = (await s.app.db.get<{ id: number }>("SELECT id FROM users WHERE email = ?", [email]))!;
+      return (
+        await s.app.db.all<{ content: string }>(
+          `SELECT m.content FROM messages m JOIN users b ON b.id = m.sender_id JOIN user_messages um ON um.message_id = m.id
+           WHERE b.email = 'welcome-bot@zulip.com' AND um.user_id = ? ORDER BY m.id`,
+          [user.id],
+        )
+      ).map((m) => m.content);
+    };
+    const withText = new URL((await create("iago", { welcome_message_custom_text: "Read #**rules** first." })).success().invite_link).pathname;
+    expect((await submit(withText, { email: "texted@zulip.com", full_name: "Texted", password: "correct horse battery" })).status).toBe(303);
+    const texted = await welcomes("texted@zulip.com");
+    expect(texted).toHaveLength(2);
+    expect(texted[0]).toContain("welcome to **Zulip Dev**");
+    expect(texted[1]).toBe("Read #**rules** first.");
+
+    const restore = await withRealmSettings(s, { welcome_message_custom_text: "Organization hello." });
+    try {
+      const inherit = new URL((await create("iago")).success().invite_link).pathname;
+      await submit(inherit, { email: "inherits@zulip.com", full_name: "Inherits", password: "correct horse battery" });
+      expect((await welcomes("inherits@zulip.com"))[1]).toBe("Organization hello.");
+      const none = new URL((await create("iago", { welcome_message_custom_text: "" })).success().invite_link).pathname;
+      await submit(none, { email: "plain@zulip.com", full_name: "Plain", password: "correct horse battery" });
+      expect(await welcomes("plain@zulip.com")).toHaveLength(1);
+    } finally {
+      await restore();
+    }
+  });
+
   test("a reusable link works more than once", async () => {
     const path = new URL((await create("iago", { invite_as: 600 })).success().invite_link).pathname;
     expect((await submit(path, { email: "guest1@zulip.com", full_name: "Guest One", password: "correct horse battery" })).status).toBe(303);

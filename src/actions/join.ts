@@ -1,0 +1,146 @@
+import { nowSecs, realmOf, type App } from "../app";
+import { ROLE } from "../domain/roles";
+import { generateApiKey } from "../lib/random";
+import type { Sql } from "../store/db";
+import { addMembers } from "../store/groups";
+import { deleteAllSubscriptionsOf, findInviteByKey, liveGroupIds, liveStreamIds, type InviteRow } from "../store/invites";
+import { insertRecipient } from "../store/realm";
+import { listStreamsByIds } from "../store/streams";
+import { listSubscribedStreamIds, upsertSubscriptions } from "../store/subscriptions";
+import { findUserByEmail, findUserById, insertUser, listActiveUserIds, updateUser, type UserRow } from "../store/users";
+import { loadAudience, metadataAudience } from "./channel-data";
+import { sendMessage } from "./messages/send";
+import { createUser, STREAM_COLORS, type CreatedUser } from "./users";
+
+/** Redeeming an invitation link (GET and POST /join/{key}/): checks, account creation, welcome. */
+
+/** Why an invitation link cannot be used: unknown (404), or revoked or expired (410). */
+export class InviteLinkError extends Error {
+  constructor(
+    readonly status: 404 | 410,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function checkUsable(app: App, invite: InviteRow | undefined): InviteRow {
+  if (!invite || !invite.is_multiuse || invite.realm_id !== realmOf(app).id) {
+    throw new InviteLinkError(404, "This invitation link does not exist. Check that you copied the whole link.");
+  }
+  if (invite.revoked) throw new InviteLinkError(410, "This invitation link has been revoked. Ask the person who invited you for a new one.");
+  if (invite.expires !== null && invite.expires <= nowSecs(app)) {
+    throw new InviteLinkError(410, "This invitation link has expired. Ask the person who invited you for a new one.");
+  }
+  return invite;
+}
+
+/** GET /join/{key}/: the invitation behind a link, or an InviteLinkError. */
+export async function usableInvite(app: App, key: string): Promise<InviteRow> {
+  return checkUsable(app, await findInviteByKey(app.db, key));
+}
+
+export interface SignUp {
+  email: string;
+  fullName: string;
+  password: string;
+}
+
+/**
+ * POST /join/{key}/: creates the account with the invited role, subscribes it to the invitation's
+ * channels (and the organization's default channels when the invitation says so) and adds it to
+ * the invitation's groups, all in createUser's transaction; then the events.
+ */
+export async function redeemInvite(app: App, key: string, input: SignUp): Promise<CreatedUser> {
+  const invite = await usableInvite(app, key);
+  const realm = realmOf(app);
+  const streamIds = await liveStreamIds(app.db, realm.id, JSON.parse(invite.stream_ids) as number[]);
+  const groupIds = await liveGroupIds(app.db, realm.id, JSON.parse(invite.group_ids) as number[]);
+  let subscribed: number[] = [];
+  const created = await createUser(
+    app,
+    null,
+    { email: input.email, fullName: input.fullName, password: input.password, role: invite.invited_as },
+    async (sql: Sql, userId: number) => {
+      checkUsable(app, await findInviteByKey(sql, key));
+      // createUser has subscribed the new account to the default channels
+      if (!invite.include_realm_default_subscriptions) await deleteAllSubscriptionsOf(sql, userId);
+      const existing = new Set(await listSubscribedStreamIds(sql, userId));
+      const fresh = streamIds.filter((id) => !existing.has(id));
+      await upsertSubscriptions(sql, fresh.map((streamId, i) => ({ userId, streamId, color: STREAM_COLORS[(existing.size + i) % STREAM_COLORS.length]! })));
+      for (const g of groupIds) await addMembers(sql, g, [userId]);
+      subscribed = await listSubscribedStreamIds(sql, userId);
+    },
+  );
+  await publishJoinEvents(app, created.userId, subscribed, groupIds);
+  await sendWelcomeMessages(app, created.userId, invite.welcome_message_custom_text);
+  return created;
+}
+
+/** The new member's group memberships (to everyone) and subscriptions (peer_add to who may see them). */
+async function publishJoinEvents(app: App, userId: number, streamIds: number[], groupIds: number[]) {
+  const everyone = await listActiveUserIds(app.db, realmOf(app).id);
+  for (const g of groupIds) app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [userId] }, everyone);
+  if (!streamIds.length) return;
+  const streams = await listStreamsByIds(app.db, streamIds);
+  const audience = await loadAudience(app, app.db, streamIds);
+  for (const stream of streams) {
+    const peers = metadataAudience(app, audience, stream).filter((u) => u !== userId);
+    app.events.publish({ type: "subscription", op: "peer_add", stream_ids: [stream.id], user_ids: [userId] }, peers);
+  }
+}
+
+/** Zulip's Welcome Bot, the sender of the welcome direct messages; created on first use. */
+export const WELCOME_BOT_EMAIL = "welcome-bot@zulip.com";
+
+let creatingWelcomeBot: Promise<UserRow> | null = null;
+
+export async function welcomeBot(app: App): Promise<UserRow> {
+  const realm = realmOf(app);
+  const found = await findUserByEmail(app.db, realm.id, WELCOME_BOT_EMAIL);
+  if (found) return found;
+  creatingWelcomeBot ??= app.db
+    .tx(async (sql) => {
+      const again = await findUserByEmail(sql, realm.id, WELCOME_BOT_EMAIL);
+      if (again) return again.id;
+      const id = await insertUser(sql, {
+        realmId: realm.id,
+        email: WELCOME_BOT_EMAIL,
+        fullName: "Welcome Bot",
+        role: ROLE.member,
+        apiKey: generateApiKey(),
+        passwordHash: null,
+        isBot: true,
+        botType: 1,
+        dateJoined: nowSecs(app),
+      });
+      await updateUser(sql, id, { recipient_id: await insertRecipient(sql, 1, id) });
+      return id;
+    })
+    .then(async (id) => (await findUserById(app.db, id))!)
+    .finally(() => (creatingWelcomeBot = null));
+  return creatingWelcomeBot;
+}
+
+/**
+ * Welcome Bot's direct messages to a new member: the greeting, then the custom text, which is the
+ * invitation's (null: the organization's welcome_message_custom_text; empty: none). A failure here
+ * is logged and never undoes the sign-up.
+ */
+export async function sendWelcomeMessages(app: App, userId: number, inviteText: string | null): Promise<void> {
+  const realm = realmOf(app);
+  const orgText = typeof realm.settings.welcome_message_custom_text === "string" ? realm.settings.welcome_message_custom_text : "";
+  const custom = (inviteText ?? orgText).trim();
+  const greeting =
+    `Hello, and welcome to **${realm.name}**! :wave: This is a direct message from me, Welcome Bot.\n\n` +
+    "Channels on the left are where conversations happen, each split into topics. " +
+    "Reply to me here any time; I am a bot, but the people in your organization are not.";
+  try {
+    const bot = await welcomeBot(app);
+    for (const content of custom ? [greeting, custom] : [greeting]) {
+      await sendMessage(app, bot, { type: "direct", to: [userId], content, readBySender: true }, { clientName: "Internal" });
+    }
+  } catch (e) {
+    app.log.warn("welcome message not sent", { userId, error: String(e) });
+  }
+}
