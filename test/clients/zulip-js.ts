@@ -19,8 +19,11 @@ export class ZulipJs {
   private async readLines() {
     const decoder = new TextDecoder();
     let buffer = "";
-    for await (const chunk of this.proc.stdout) {
-      buffer += decoder.decode(chunk, { stream: true });
+    const reader = this.proc.stdout.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
       let nl: number;
       while ((nl = buffer.indexOf("\n")) >= 0) {
         const msg = JSON.parse(buffer.slice(0, nl));
