@@ -60,6 +60,8 @@ export interface SubscribeInput extends NewChannelOptions {
   principals: (number | string)[] | null;
   authorizationErrorsFatal: boolean;
   announce: boolean;
+  /** send "X subscribed you to ..." direct messages (send_new_subscription_messages) */
+  sendSubscriptionMessages: boolean;
 }
 
 export interface SubscribeResult {
@@ -138,11 +140,11 @@ export async function subscribe(app: App, me: UserRow, input: SubscribeInput): P
 
   await publishSubscriptionAdds(app, created, added);
   if (created.length && input.isDefaultStream) await publishDefaultStreams(app);
-  const messagesSent = await notifyNewChannels(app, me, { created, added, announce: input.announce });
+  const messagesSent = await notifyNewChannels(app, me, { created, added, announce: input.announce, sendSubscriptionMessages: input.sendSubscriptionMessages });
 
   const result: SubscribeResult = { subscribed: groupNames(added), already_subscribed: groupNames(already) };
   if (!input.authorizationErrorsFatal) result.unauthorized = unauthorized.map((s) => s.name);
-  if (subscribingOthers) result.new_subscription_messages_sent = messagesSent;
+  if (subscribingOthers && input.sendSubscriptionMessages) result.new_subscription_messages_sent = messagesSent;
   return result;
 }
 

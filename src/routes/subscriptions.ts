@@ -55,6 +55,7 @@ export const subscriptionRoutes = (app: App) =>
           principals: p.principals ?? null,
           authorizationErrorsFatal: p.authorization_errors_fatal,
           announce: p.announce,
+          sendSubscriptionMessages: p.send_new_subscription_messages,
           inviteOnly: p.invite_only,
           isWebPublic: p.is_web_public,
           isDefaultStream: p.is_default_stream,
@@ -64,7 +65,6 @@ export const subscriptionRoutes = (app: App) =>
           folderId: p.folder_id ?? null,
           groupSettings,
         });
-        if (!p.send_new_subscription_messages) delete result.new_subscription_messages_sent;
         return args.success(result);
       },
       { auth: true },

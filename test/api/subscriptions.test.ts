@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const sub = (userId: number, streamId: number) => s.app.db.get<any>("SELECT * FROM subscriptions WHERE user_id = ? AND stream_id = ?", [userId, streamId]);
-const kinds = (events: any[]) => events.map((e) => `${e.type}:${e.op}`);
+/** Channel and subscription events, without the message events of Notification Bot's notices. */
+const kinds = (events: any[]) => events.filter((e) => e.type !== "message").map((e) => `${e.type}:${e.op}`);
+const nonMessage = (events: any[]) => events.filter((e) => e.type !== "message");
 
 describe("subscribing others", () => {
   test("a member subscribes another user to a public channel; the others see peer_add", async () => {
@@ -22,10 +24,10 @@ describe("subscribing others", () => {
     const ev = await s.captureEvents(async () => {
       const r = (await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Rome" }], principals: [s.users.othello.id] })).success();
       expect(r.subscribed).toEqual({ [s.users.othello.id]: ["Rome"] });
-      expect(r.new_subscription_messages_sent).toBe(false);
+      expect(r.new_subscription_messages_sent).toBe(true);
     });
     expect(kinds(ev.of("othello"))).toEqual(["subscription:add"]);
-    expect((ev.of("othello")[0] as any).subscriptions[0].subscribers).toEqual([s.users.hamlet.id, s.users.othello.id].sort((a, b) => a - b));
+    expect((nonMessage(ev.of("othello"))[0] as any).subscriptions[0].subscribers).toEqual([s.users.hamlet.id, s.users.othello.id].sort((a, b) => a - b));
     expect(ev.of("cordelia")).toEqual([{ type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [s.users.othello.id] }]);
     expect(ev.of("hamlet")).toEqual([{ type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [s.users.othello.id] }]);
     expect(ev.of("polonius")).toEqual([]);
@@ -86,7 +88,7 @@ describe("subscribing others", () => {
     const id = await channelId(s, "Cyprus");
     const ev = await s.captureEvents(async () => (await s.users.othello.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Cyprus" }], principals: [s.users.cordelia.id] })).success());
     expect(kinds(ev.of("cordelia"))).toEqual(["stream:create", "subscription:add"]);
-    expect(ev.of("othello")).toEqual([{ type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [s.users.cordelia.id] }]);
+    expect(nonMessage(ev.of("othello"))).toEqual([{ type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [s.users.cordelia.id] }]);
     expect(ev.of("iago")).toEqual([{ type: "subscription", op: "peer_add", stream_ids: [id], user_ids: [s.users.cordelia.id] }]);
     expect(ev.of("hamlet")).toEqual([]);
   });
@@ -102,6 +104,46 @@ describe("subscribing others", () => {
     const id = await createChannel(s, "hamlet", "Ruins");
     (await s.users.hamlet.client.delete(`/streams/${id}`)).success();
     (await s.users.cordelia.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Ruins" }] })).error("Unable to access channel (Ruins).");
+  });
+});
+
+describe("Notification Bot's notices", () => {
+  const lastMessage = (where: string, args: unknown[]) =>
+    s.app.db.get<any>(`SELECT m.*, u.email AS sender_email FROM messages m JOIN users u ON u.id = m.sender_id WHERE ${where} ORDER BY m.id DESC LIMIT 1`, args as any);
+
+  test("a new channel gets its creation notice in the channel events topic", async () => {
+    const id = await createChannel(s, "hamlet", "Noticed", { description: "Where *notices* go" });
+    const m = await lastMessage("m.stream_id = ?", [id]);
+    expect(m).toMatchObject({ topic: "channel events", sender_email: "notification-bot@zulip.com" });
+    expect(m.content).toBe(`**Public** channel created by @_**King Hamlet|${s.users.hamlet.id}**. **Description:**\n\`\`\`\` quote\nWhere *notices* go\n\`\`\`\``);
+  });
+
+  test("announce posts in the new-channel announcements channel, when there is one", async () => {
+    const news = await createChannel(s, "iago", "Announcements");
+    (await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Quiet" }], announce: true })).success();
+    expect(await lastMessage("m.stream_id = ? AND m.topic = 'new channels'", [news])).toBeUndefined();
+    await s.app.db.run(`UPDATE realm SET settings = json_set(settings, '$.new_stream_announcements_stream_id', ?)`, [news]);
+    await reloadRealm(s.app);
+    (await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Loud" }] })).success();
+    expect(await lastMessage("m.stream_id = ? AND m.topic = 'new channels'", [news])).toBeUndefined();
+    (await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Louder" }], announce: true })).success();
+    const m = await lastMessage("m.stream_id = ? AND m.topic = 'new channels'", [news]);
+    expect(m.content).toBe(`@_**King Hamlet|${s.users.hamlet.id}** created a new channel #**Louder**.`);
+  });
+
+  test("users subscribed by someone else get a direct message, unless the request says not to", async () => {
+    await createChannel(s, "hamlet", "Invited");
+    (await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Invited" }], principals: [s.users.shiva.id] })).success();
+    const dm = await lastMessage("m.dm_key IS NOT NULL AND m.sender_id = (SELECT id FROM users WHERE email = 'notification-bot@zulip.com')", []);
+    expect(dm.content).toBe(`@_**King Hamlet|${s.users.hamlet.id}** subscribed you to #**Invited**.`);
+    expect(dm.dm_key.split(",").map(Number)).toContain(s.users.shiva.id);
+    await createChannel(s, "hamlet", "Invited2");
+    const before = (await s.app.db.get<any>("SELECT count(*) AS n FROM messages WHERE dm_key IS NOT NULL")).n;
+    const r = (
+      await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Invited2" }], principals: [s.users.shiva.id], send_new_subscription_messages: false })
+    ).success();
+    expect(r.new_subscription_messages_sent).toBeUndefined();
+    expect((await s.app.db.get<any>("SELECT count(*) AS n FROM messages WHERE dm_key IS NOT NULL")).n).toBe(before);
   });
 });
 
