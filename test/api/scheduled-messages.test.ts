@@ -231,7 +231,7 @@ describe("delivery", () => {
     const sent = await lastMessage();
     expect(sent!.dm_key).toBe([s.users.othello.id, s.users.hamlet.id, s.users.cordelia.id].sort((a, b) => a - b).join(","));
     expect((await row(id))!.delivered_message_id).toBe(sent!.id);
-    for (const who of ["hamlet", "cordelia", "othello"] as const) expect(ev.of(who).some((e) => e.type === "message" && e.message.id === sent!.id)).toBe(true);
+    for (const who of ["hamlet", "cordelia", "othello"] as const) expect(ev.of(who).some((e) => e.type === "message" && (e.message as any).id === sent!.id)).toBe(true);
     expect(ev.of("iago").some((e) => e.type === "message")).toBe(false);
   });
 
@@ -255,7 +255,7 @@ describe("delivery", () => {
     expect(notice!.content).toBe(
       `The message you scheduled for <time:${when}> was not sent because of the following error:\n\n> Not authorized to send to channel 'Elsinore'\n\n[View scheduled messages](#scheduled)`,
     );
-    expect(ev.of("hamlet").some((e) => e.type === "message" && e.message.id === notice!.id)).toBe(true);
+    expect(ev.of("hamlet").some((e) => e.type === "message" && (e.message as any).id === notice!.id)).toBe(true);
     // it stays listed, failed, and is not retried
     expect((await list("hamlet")).find((m) => m.scheduled_message_id === id)).toMatchObject({ failed: true });
     s.clock.advance(60_000);
