@@ -36,7 +36,7 @@ export const presenceRoutes = (app: App) =>
       "/users/:user_id/presence",
       async ({ args, me, params }) => {
         const p = args.read(t.Object({ slim_presence: t.Boolean({ default: false }) }));
-        return args.success(await getUserPresence(app, me, decodeURIComponent(params.user_id), p.slim_presence));
+        return args.success(await getUserPresence(app, me, params.user_id, p.slim_presence));
       },
       { auth: true },
     );

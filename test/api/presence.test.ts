@@ -247,6 +247,8 @@ describe("GET /users/{user_id_or_email}/presence", () => {
   test("unknown users, bots and users without data are refused", async () => {
     (await s.users.hamlet.client.get("/users/99999/presence")).error("No such user");
     (await s.users.hamlet.client.get("/users/nobody@zulip.com/presence")).error("No such user");
+    (await s.users.hamlet.client.get("/users/50%25/presence")).error("No such user");
+    (await s.users.hamlet.client.get("/users/iago%40zulip.com/presence")).success();
     (await s.users.hamlet.client.get(`/users/${s.users.cordelia.id}/presence`)).error(`No presence data for ${s.users.cordelia.id}`);
     (await s.users.hamlet.client.get("/users/cordelia@zulip.com/presence")).error("No presence data for cordelia@zulip.com");
     await s.app.db.run("UPDATE users SET is_bot = 1, bot_type = 1 WHERE id = ?", [s.users.cordelia.id]);
