@@ -219,6 +219,7 @@ describe("delivery", () => {
     const flags = await s.app.db.get<{ flags: number }>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?", [s.users.hamlet.id, sent!.id]);
     expect(flags!.flags & FLAG.read).toBe(FLAG.read);
     expect((await list("hamlet")).some((m) => m.scheduled_message_id === id)).toBe(false);
+    (await s.users.hamlet.client.patch(`/scheduled_messages/${id}`, { content: "too late" })).error("Scheduled message was already sent");
     expect(await deliverDueScheduledMessages(s.app)).toBe(0);
   });
 
