@@ -12,7 +12,7 @@ import {
   type SettingValue,
   type UserSettingName,
 } from "../domain/user-settings";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/validate";
+import { fullNameProblem, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/validate";
 import { adminRequired, badRequest } from "../errors";
 import { deleteAllDrafts } from "../store/drafts";
 import {
@@ -25,11 +25,13 @@ import {
 } from "../store/settings";
 import { listActiveUserIds, type UserRow } from "../store/users";
 import { usersWhoCanAccess } from "./user-access";
+import { changeFullName } from "./user-updates";
 
 export type SettingChanges = Partial<Record<UserSettingName, SettingValue>>;
 
 export interface SettingsUpdate {
   settings: SettingChanges;
+  fullName?: string;
   timezone?: string;
   oldPassword?: string;
   newPassword?: string;
@@ -47,9 +49,16 @@ function checkSettings(changes: SettingChanges): void {
  * in one transaction, then one `user_settings` event per changed setting (plus the legacy
  * update_display_settings / update_global_notifications events, which queues declaring
  * user_settings_object never get), and for the time zone a realm_user update to everyone who sees the user.
+ * A new full name goes through the users area's rename (ignored, as in Zulip, when the organization
+ * disabled name changes and the user is not an administrator).
  */
 export async function updateSettings(app: App, me: UserRow, input: SettingsUpdate): Promise<void> {
   checkSettings(input.settings);
+  const rename = input.fullName !== undefined && input.fullName.trim() !== me.full_name && (!realmOf(app).settings.name_changes_disabled || isAdmin(me.role));
+  if (rename) {
+    const problem = fullNameProblem(input.fullName!);
+    if (problem) throw badRequest(problem);
+  }
   if (input.timezone !== undefined && !isValidTimezone(input.timezone)) throw badRequest(`Invalid timezone '${input.timezone}'`);
   let passwordHash: string | undefined;
   if (input.newPassword !== undefined) {
@@ -72,6 +81,7 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
     return { changed, timezoneChanged };
   });
   for (const [name, value] of changed) publishSettingChange(app, me, name, value);
+  if (rename) await changeFullName(app, me, input.fullName!);
   if (timezoneChanged) {
     publishSettingChange(app, me, "timezone", input.timezone!);
     const person = { user_id: me.id, email: me.email, timezone: input.timezone! };

@@ -19,14 +19,19 @@ export const listDrafts = (sql: Sql, userId: number, limit = -1) =>
 export const findDraft = (sql: Sql, userId: number, id: number) => sql.get<DraftRow>("SELECT * FROM drafts WHERE user_id = ? AND id = ?", [userId, id]);
 
 export async function insertDrafts(sql: Sql, userId: number, drafts: NewDraft[]): Promise<number[]> {
-  if (!drafts.length) return [];
-  const rs = await sql.batch(
-    drafts.map((d) => ({
-      sql: "INSERT INTO drafts (user_id, type, to_ids, topic, content, last_edit_time) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-      args: [userId, d.type, d.to_ids, d.topic, d.content, d.last_edit_time],
-    })),
-  );
-  return rs.map((r) => Number(r.rows[0]![0]));
+  const ids: number[] = [];
+  for (const d of drafts) {
+    const { lastId } = await sql.run("INSERT INTO drafts (user_id, type, to_ids, topic, content, last_edit_time) VALUES (?, ?, ?, ?, ?, ?)", [
+      userId,
+      d.type,
+      d.to_ids,
+      d.topic,
+      d.content,
+      d.last_edit_time,
+    ]);
+    ids.push(lastId);
+  }
+  return ids;
 }
 
 export const updateDraft = (sql: Sql, id: number, d: NewDraft) =>

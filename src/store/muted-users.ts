@@ -23,11 +23,8 @@ export const listMutersOf = async (sql: Sql, senderId: number) =>
 
 /** Marks read (flag bit 0) every unread message `userId` received from `senderId`; returns their ids. */
 export async function markMessagesFromSenderRead(sql: Sql, userId: number, senderId: number): Promise<number[]> {
-  const rows = await sql.all<{ message_id: number }>(
-    `UPDATE user_messages SET flags = flags | 1
-     WHERE user_id = ? AND (flags & 1) = 0 AND message_id IN (SELECT id FROM messages WHERE sender_id = ?)
-     RETURNING message_id`,
-    [userId, senderId],
-  );
-  return rows.map((r) => r.message_id).sort((a, b) => a - b);
+  const unread = `user_id = ? AND (flags & 1) = 0 AND message_id IN (SELECT id FROM messages WHERE sender_id = ?)`;
+  const rows = await sql.all<{ message_id: number }>(`SELECT message_id FROM user_messages WHERE ${unread} ORDER BY message_id`, [userId, senderId]);
+  if (rows.length) await sql.run(`UPDATE user_messages SET flags = flags | 1 WHERE ${unread}`, [userId, senderId]);
+  return rows.map((r) => r.message_id);
 }

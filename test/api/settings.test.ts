@@ -123,6 +123,32 @@ describe("PATCH /settings", () => {
   });
 });
 
+describe("PATCH /settings with a new full name", () => {
+  test("renames the user and tells everyone who can see them", async () => {
+    const { othello } = s.users;
+    const events = await s.captureEvents(async () => {
+      (await othello.client.patch("/settings", { full_name: "  Othello the Moor  " })).success();
+    });
+    expect((await findUserById(s.app.db, othello.id))!.full_name).toBe("Othello the Moor");
+    expect(events.of("hamlet")).toEqual([{ type: "realm_user", op: "update", person: { user_id: othello.id, full_name: "Othello the Moor" } }]);
+    (await othello.client.patch("/settings", { full_name: "" })).error("Name too short!");
+    (await othello.client.patch("/settings", { full_name: "x".repeat(101), enter_sends: true })).error("Name too long!");
+    expect((await effective(othello.id)).enter_sends).toBe(false);
+  });
+
+  test("when the organization disabled name changes, members' new names are silently ignored", async () => {
+    (await s.users.desdemona.client.patch("/realm", { name_changes_disabled: true })).success();
+    try {
+      (await s.users.othello.client.patch("/settings", { full_name: "Someone Else" })).success();
+      expect((await findUserById(s.app.db, s.users.othello.id))!.full_name).toBe("Othello the Moor");
+      (await s.users.iago.client.patch("/settings", { full_name: "Iago the Admin" })).success();
+      expect((await findUserById(s.app.db, s.users.iago.id))!.full_name).toBe("Iago the Admin");
+    } finally {
+      (await s.users.desdemona.client.patch("/realm", { name_changes_disabled: false })).success();
+    }
+  });
+});
+
 describe("PATCH /settings with a password change", () => {
   test("the old password must match; the new one is stored and works", async () => {
     const u = await createUser(s.app, null, { email: "pw@zulip.com", fullName: "Pass Word", password: "correct horse", role: 400 });
