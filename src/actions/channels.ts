@@ -10,7 +10,23 @@ import {
 } from "./channel-create";
 import { formatStream, formatStreams, loadAudience, metadataAudience, renderDescription } from "./channel-data";
 import { publishDefaultStreams } from "./default-streams";
-import { systemGroupId, updateGroupSetting } from "./group-settings";
+import { groupSettingApiValue, systemGroupId, updateGroupSetting } from "./group-settings";
+import { postChannelNotice } from "./channel-notices";
+import {
+  accessChangedNotice,
+  archivedNotice,
+  descriptionChangedNotice,
+  postingPermissionChangedNotice,
+  renamedNotice,
+  retentionChangedNotice,
+  settingHoldersText,
+  topicsPolicyChangedNotice,
+  unarchivedNotice,
+} from "../domain/channel-notices";
+import type { GroupSettingValue } from "../domain/group-setting";
+import { channelKind } from "../domain/channel-permissions";
+import { listGroupsByIds } from "../store/group-settings";
+import { listUsersByIds } from "../store/users";
 import { streamDeleteEvent } from "./subscriptions";
 import {
   canAdminister,
@@ -216,6 +232,7 @@ export async function updateChannel(app: App, me: UserRow, streamId: number, inp
     }
   }
 
+  const oldPosting = input.groupSettings.can_send_message_group ? await groupSettingApiValue(app.db, stream.can_send_message_group) : null;
   const before = await loadAudience(app, app.db, [stream.id]);
   const knewBefore = new Set(metadataAudience(app, before, stream));
   const events: StreamEvent[] = [];
@@ -289,6 +306,35 @@ export async function updateChannel(app: App, me: UserRow, streamId: number, inp
   }
   if (lost.length) app.events.publish(streamDeleteEvent([fresh.id]), lost);
   if (defaultsChanged) await publishDefaultStreams(app);
+  await postUpdateNotices(app, me, stream, fresh, oldPosting);
+}
+
+/** Notification Bot's notices in the channel about what an update changed (Zulip's wording). */
+async function postUpdateNotices(app: App, me: UserRow, old: StreamRow, fresh: StreamRow, oldPosting: GroupSettingValue | null) {
+  const notices: string[] = [];
+  if (channelKind(old) !== channelKind(fresh)) notices.push(accessChangedNotice(me, channelKind(old), channelKind(fresh)));
+  if (old.message_retention_days !== fresh.message_retention_days) {
+    notices.push(retentionChangedNotice(me, old.message_retention_days, fresh.message_retention_days, Number(realmOf(app).settings.message_retention_days)));
+  }
+  if (old.is_archived && !fresh.is_archived) notices.push(unarchivedNotice(fresh.name));
+  if (old.topics_policy !== fresh.topics_policy) {
+    notices.push(topicsPolicyChangedNotice(me, old.topics_policy, fresh.topics_policy, realmOf(app).settings.empty_topic_display_name));
+  }
+  if (old.description !== fresh.description) notices.push(descriptionChangedNotice(me, old.description, fresh.description));
+  if (old.name !== fresh.name) notices.push(renamedNotice(me, old.name, fresh.name));
+  if (oldPosting !== null && old.can_send_message_group !== fresh.can_send_message_group) {
+    const newPosting = await groupSettingApiValue(app.db, fresh.can_send_message_group);
+    notices.push(postingPermissionChangedNotice(me, await holders(app, oldPosting), await holders(app, newPosting)));
+  }
+  for (const content of notices) await postChannelNotice(app, fresh, content);
+}
+
+async function holders(app: App, value: GroupSettingValue): Promise<string> {
+  const groupIds = typeof value === "number" ? [value] : value.direct_subgroups;
+  const userIds = typeof value === "number" ? [] : value.direct_members;
+  const groups = (await listGroupsByIds(app.db, groupIds)).filter((g) => g.name !== null).sort((a, b) => a.id - b.id);
+  const users = (await listUsersByIds(app.db, userIds)).sort((a, b) => a.id - b.id);
+  return settingHoldersText(groups as { name: string }[], users);
 }
 
 /** Legacy stream_post_policy / is_announcement_only updates when can_send_message_group changes their value. */
@@ -334,4 +380,5 @@ export async function archiveChannel(app: App, me: UserRow, streamId: number): P
   if (wasDefault) await publishDefaultStreams(app);
   app.events.publish({ type: "stream", op: "update", stream_id: stream.id, name: stream.name, property: "is_archived", value: true }, audience);
   app.events.publish(streamDeleteEvent([stream.id]), audience);
+  await postChannelNotice(app, { ...stream, is_archived: 1 }, archivedNotice(stream.name));
 }

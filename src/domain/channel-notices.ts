@@ -37,3 +37,60 @@ export function subscribedYouNotice(actor: { id: number; full_name: string }, na
   if (sorted.length === 1) return `${silentMention(actor)} subscribed you to ${channelLink(sorted[0]!)}.`;
   return `${silentMention(actor)} subscribed you to the following channels:\n\n${sorted.map((n) => `* ${channelLink(n)}\n`).join("")}`;
 }
+
+/** Zulip's names of the channel access policies. */
+export const POLICY_NAMES: Record<ChannelKind, string> = {
+  web_public: "Web-public",
+  public: "Public",
+  private_shared_history: "Private, shared history",
+  private_protected_history: "Private, protected history",
+};
+
+export const renamedNotice = (actor: { id: number; full_name: string }, oldName: string, newName: string) =>
+  `${silentMention(actor)} renamed channel **${oldName}** to **${newName}**.`;
+
+export function descriptionChangedNotice(actor: { id: number; full_name: string }, oldText: string, newText: string): string {
+  const show = (t: string) => (t === "" ? "*No description.*" : t);
+  return (
+    `${silentMention(actor)} changed the description for this channel.\n\n` +
+    `* **Old description:**\n\`\`\`\` quote\n${show(oldText)}\n\`\`\`\`\n` +
+    `* **New description:**\n\`\`\`\` quote\n${show(newText)}\n\`\`\`\``
+  );
+}
+
+export const accessChangedNotice = (actor: { id: number; full_name: string }, from: ChannelKind, to: ChannelKind) =>
+  `${silentMention(actor)} changed the [access permissions](/help/channel-permissions) for this channel from **${POLICY_NAMES[from]}** to **${POLICY_NAMES[to]}**.`;
+
+export const archivedNotice = (name: string) => `Channel ${channelLink(name)} has been archived.`;
+export const unarchivedNotice = (name: string) => `Channel ${channelLink(name)} has been unarchived.`;
+
+/** Retention change; null days means the organization's setting, given as `realmDays`. */
+export function retentionChangedNotice(actor: { id: number; full_name: string }, oldDays: number | null, newDays: number | null, realmDays: number): string {
+  const from = oldDays ?? realmDays;
+  const to = newDays ?? realmDays;
+  const period = (d: number) => (d === -1 ? "Forever" : `${d} days`);
+  const summary =
+    to === -1 ? "Messages in this channel will now be retained forever." : `Messages in this channel will now be automatically deleted ${to} days after they are sent.`;
+  return (
+    `${silentMention(actor)} has changed the [message retention period](/help/message-retention-policy) for this channel:\n` +
+    `* **Old retention period**: ${period(from)}\n* **New retention period**: ${period(to)}\n\n${summary}`
+  );
+}
+
+export function topicsPolicyChangedNotice(actor: { id: number; full_name: string }, from: string, to: string, emptyTopicName: string): string {
+  const label: Record<string, string> = {
+    inherit: "Automatic",
+    allow_empty_topic: `*${emptyTopicName}* topic allowed`,
+    disable_empty_topic: `No *${emptyTopicName}* topic`,
+    empty_topic_only: `Only *${emptyTopicName}* topic allowed`,
+  };
+  return `${silentMention(actor)} changed the "Allow posting to the *${emptyTopicName}* topic?" setting from **${label[from]}** to **${label[to]}**.`;
+}
+
+/** Who holds a group-setting value, as silent mentions: groups first (by id), then users (by id). */
+export function settingHoldersText(groups: { name: string }[], users: { id: number; full_name: string }[]): string {
+  return [...groups.map((g) => `@_*${g.name}*`), ...users.map(silentMention)].join(", ");
+}
+
+export const postingPermissionChangedNotice = (actor: { id: number; full_name: string }, oldHolders: string, newHolders: string) =>
+  `${silentMention(actor)} changed the [posting permissions](/help/channel-posting-policy) for this channel:\n\n* **Old**: ${oldHolders}\n* **New**: ${newHolders}\n`;

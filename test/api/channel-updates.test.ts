@@ -12,6 +12,8 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const row = (id: number) => s.app.db.get<any>("SELECT * FROM streams WHERE id = ?", [id]);
+/** Events without the message events of Notification Bot's notices. */
+const only = (events: any[]) => events.filter((e) => e.type !== "message");
 const update = (id: number, property: string, value: unknown, name: string) => ({ type: "stream", op: "update", stream_id: id, name, property, value });
 
 describe("PATCH /streams/{id}: who may edit", () => {
@@ -48,8 +50,8 @@ describe("PATCH /streams/{id}: properties", () => {
     const id = await createChannel(s, "hamlet", "described");
     const ev = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { description: "line one\nline <two>" })).success());
     const expected = { ...update(id, "description", "line one line <two>", "described"), rendered_description: expect.stringContaining("&lt;two&gt;") };
-    expect(ev.of("cordelia")).toEqual([expected]);
-    expect(ev.of("polonius")).toEqual([]);
+    expect(only(ev.of("cordelia"))).toEqual([expected]);
+    expect(only(ev.of("polonius"))).toEqual([]);
     expect((await row(id)).description).toBe("line one line <two>");
     (await s.users.hamlet.client.patch(`/streams/${id}`, { description: "see #**described** and *this*" })).success();
     expect((await row(id)).rendered_description).toContain("<em>this</em>");
@@ -65,7 +67,7 @@ describe("PATCH /streams/{id}: properties", () => {
     (await s.users.hamlet.client.patch(`/streams/${id}`, { new_name: "" })).error("Channel name can't be empty.");
     (await s.users.hamlet.client.patch(`/streams/${id}`, { new_name: "x".repeat(61) })).error("Channel name too long (limit: 60 characters).");
     const ev = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { new_name: " new name " })).success());
-    expect(ev.of("othello")).toEqual([update(id, "name", "new name", "old name")]);
+    expect(only(ev.of("othello"))).toEqual([update(id, "name", "new name", "old name")]);
     (await s.users.hamlet.client.patch(`/streams/${id}`, { new_name: "New Name" })).success();
     expect((await row(id)).name).toBe("New Name");
   });
@@ -74,16 +76,16 @@ describe("PATCH /streams/{id}: properties", () => {
     const id = await createChannel(s, "hamlet", "flip", { subscribers: ["othello"] });
     const ev = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { is_private: true })).success());
     const inviteOnly = { ...update(id, "invite_only", true, "flip"), history_public_to_subscribers: false, is_web_public: false };
-    expect(ev.of("othello")).toEqual([inviteOnly]);
-    expect(ev.of("iago")).toEqual([inviteOnly]);
-    expect(ev.of("cordelia")).toEqual([{ type: "stream", op: "delete", streams: [{ stream_id: id }], stream_ids: [id] }]);
-    expect(ev.of("polonius")).toEqual([]);
+    expect(only(ev.of("othello"))).toEqual([inviteOnly]);
+    expect(only(ev.of("iago"))).toEqual([inviteOnly]);
+    expect(only(ev.of("cordelia"))).toEqual([{ type: "stream", op: "delete", streams: [{ stream_id: id }], stream_ids: [id] }]);
+    expect(only(ev.of("polonius"))).toEqual([]);
     expect(await row(id)).toMatchObject({ invite_only: 1, history_public_to_subscribers: 0 });
 
     const back = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { is_private: false })).success());
-    expect(back.of("othello")).toEqual([{ ...inviteOnly, value: false, history_public_to_subscribers: true }]);
-    expect(back.of("cordelia").map((e) => `${e.type}:${e.op}`)).toEqual(["stream:create", "subscription:peer_add"]);
-    expect((back.of("cordelia")[1] as any).user_ids).toEqual([s.users.hamlet.id, s.users.othello.id].sort((a, b) => a - b));
+    expect(only(back.of("othello"))).toEqual([{ ...inviteOnly, value: false, history_public_to_subscribers: true }]);
+    expect(only(back.of("cordelia")).map((e) => `${e.type}:${e.op}`)).toEqual(["stream:create", "subscription:peer_add"]);
+    expect((only(back.of("cordelia"))[1] as any).user_ids).toEqual([s.users.hamlet.id, s.users.othello.id].sort((a, b) => a - b));
   });
 
   test("history rules: public channels share history; protected history needs topic creation for everyone", async () => {
@@ -108,7 +110,7 @@ describe("PATCH /streams/{id}: properties", () => {
     (await s.users.iago.client.patch(`/streams/${id}`, { is_web_public: true })).error("Insufficient permission");
     (await s.users.desdemona.client.patch(`/streams/${id}`, { is_web_public: true, is_private: true })).error("Invalid parameters");
     const ev = await s.captureEvents(async () => (await s.users.desdemona.client.patch(`/streams/${id}`, { is_web_public: true })).success());
-    expect(ev.of("polonius").map((e) => `${e.type}:${e.op}`)).toEqual(["stream:create", "subscription:peer_add"]);
+    expect(only(ev.of("polonius")).map((e) => `${e.type}:${e.op}`)).toEqual(["stream:create", "subscription:peer_add"]);
     expect((await row(id)).is_web_public).toBe(1);
   });
 
@@ -116,7 +118,7 @@ describe("PATCH /streams/{id}: properties", () => {
     const id = await createChannel(s, "hamlet", "defaultable");
     (await s.users.hamlet.client.patch(`/streams/${id}`, { is_default_stream: true })).error("You do not have permission to change default channels.");
     const ev = await s.captureEvents(async () => (await s.users.iago.client.patch(`/streams/${id}`, { is_default_stream: true })).success());
-    expect(ev.of("polonius")).toEqual([{ type: "default_streams", default_streams: [id] }]);
+    expect(only(ev.of("polonius"))).toEqual([{ type: "default_streams", default_streams: [id] }]);
     (await s.users.iago.client.patch(`/streams/${id}`, { is_private: true })).error("A default channel cannot be private.");
     (await s.users.iago.client.patch(`/streams/${id}`, { is_default_stream: false, is_private: true })).success();
     expect(await s.app.db.get("SELECT 1 FROM default_streams WHERE stream_id = ?", [id])).toBeUndefined();
@@ -126,7 +128,7 @@ describe("PATCH /streams/{id}: properties", () => {
     const id = await createChannel(s, "desdemona", "retained");
     (await s.users.iago.client.patch(`/streams/${id}`, { message_retention_days: 7 })).error("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL");
     const ev = await s.captureEvents(async () => (await s.users.desdemona.client.patch(`/streams/${id}`, { message_retention_days: 7 })).success());
-    expect(ev.of("hamlet")).toEqual([update(id, "message_retention_days", 7, "retained")]);
+    expect(only(ev.of("hamlet"))).toEqual([update(id, "message_retention_days", 7, "retained")]);
     (await s.users.desdemona.client.patch(`/streams/${id}`, { message_retention_days: "unlimited" })).success();
     expect((await row(id)).message_retention_days).toBe(-1);
     (await s.users.desdemona.client.patch(`/streams/${id}`, { message_retention_days: "realm_default" })).success();
@@ -139,7 +141,7 @@ describe("PATCH /streams/{id}: properties", () => {
     (await s.users.hamlet.client.patch(`/streams/${id}`, { topics_policy: "disable_empty_topic" })).error("Insufficient permission");
     (await s.users.shiva.client.patch(`/streams/${id}`, { topics_policy: "nonsense" })).error("Invalid topics_policy");
     const ev = await s.captureEvents(async () => (await s.users.iago.client.patch(`/streams/${id}`, { topics_policy: "disable_empty_topic" })).success());
-    expect(ev.of("hamlet")).toEqual([update(id, "topics_policy", "disable_empty_topic", "topical")]);
+    expect(only(ev.of("hamlet"))).toEqual([update(id, "topics_policy", "disable_empty_topic", "topical")]);
     const recipient = (await row(id)).recipient_id;
     await s.app.db.run(
       "INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, topic, content, rendered_content, date_sent) VALUES (1, ?, ?, ?, 'named', 'x', '<p>x</p>', 0)",
@@ -172,6 +174,37 @@ describe("PATCH /streams/{id}: properties", () => {
   });
 });
 
+describe("Notification Bot's notices about changes", () => {
+  const notices = async (id: number, since: number) =>
+    (await s.app.db.all<any>("SELECT topic, content FROM messages WHERE stream_id = ? AND id > ? ORDER BY id", [id, since])).map((m) => m.content);
+  const lastId = async () => (await s.app.db.get<any>("SELECT coalesce(max(id), 0) AS id FROM messages")).id;
+
+  test("renaming, describing, changing access and posting permissions each post a notice in channel events", async () => {
+    const id = await createChannel(s, "hamlet", "noticeboard");
+    const since = await lastId();
+    const hamlet = `@_**King Hamlet|${s.users.hamlet.id}**`;
+    (await s.users.hamlet.client.patch(`/streams/${id}`, { new_name: "notices", description: "News" })).success();
+    (await s.users.hamlet.client.patch(`/streams/${id}`, { is_private: true })).success();
+    (await s.users.hamlet.client.patch(`/streams/${id}`, { can_send_message_group: { new: { direct_members: [s.users.othello.id], direct_subgroups: [g("role:administrators")] } } })).success();
+    expect(await notices(id, since)).toEqual([
+      `${hamlet} changed the description for this channel.\n\n* **Old description:**\n\`\`\`\` quote\n*No description.*\n\`\`\`\`\n* **New description:**\n\`\`\`\` quote\nNews\n\`\`\`\``,
+      `${hamlet} renamed channel **noticeboard** to **notices**.`,
+      `${hamlet} changed the [access permissions](/help/channel-permissions) for this channel from **Public** to **Private, protected history**.`,
+      `${hamlet} changed the [posting permissions](/help/channel-posting-policy) for this channel:\n\n* **Old**: @_*role:everyone*\n* **New**: @_*role:administrators*, @_**Othello, the Moor of Venice|${s.users.othello.id}**`,
+    ]);
+    const topics = await s.app.db.all<any>("SELECT DISTINCT topic FROM messages WHERE stream_id = ?", [id]);
+    expect(topics).toEqual([{ topic: "channel events" }]);
+  });
+
+  test("archiving and unarchiving are noted in the channel", async () => {
+    const id = await createChannel(s, "hamlet", "seasonal");
+    const since = await lastId();
+    (await s.users.hamlet.client.delete(`/streams/${id}`)).success();
+    (await s.users.iago.client.patch(`/streams/${id}`, { is_archived: false })).success();
+    expect(await notices(id, since)).toEqual(["Channel #**seasonal** has been archived.", "Channel #**seasonal** has been unarchived."]);
+  });
+});
+
 describe("PATCH /streams/{id}: group settings", () => {
   test("a {new, old} update with a stale old value is refused with EXPECTATION_MISMATCH", async () => {
     const id = await createChannel(s, "hamlet", "groups-1");
@@ -182,7 +215,7 @@ describe("PATCH /streams/{id}: group settings", () => {
     const ev = await s.captureEvents(async () =>
       (await s.users.hamlet.client.patch(`/streams/${id}`, { can_send_message_group: { new: g("role:administrators"), old: g("role:everyone") } })).success(),
     );
-    expect(ev.of("cordelia")).toEqual([
+    expect(only(ev.of("cordelia"))).toEqual([
       update(id, "can_send_message_group", g("role:administrators"), "groups-1"),
       update(id, "stream_post_policy", 2, "groups-1"),
       update(id, "is_announcement_only", true, "groups-1"),
@@ -193,7 +226,7 @@ describe("PATCH /streams/{id}: group settings", () => {
     const id = await createChannel(s, "hamlet", "groups-2");
     const value = { direct_members: [s.users.othello.id], direct_subgroups: [g("role:moderators")] };
     const ev = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { can_remove_subscribers_group: { new: value } })).success());
-    expect(ev.of("cordelia")).toEqual([update(id, "can_remove_subscribers_group", value, "groups-2")]);
+    expect(only(ev.of("cordelia"))).toEqual([update(id, "can_remove_subscribers_group", value, "groups-2")]);
     const stored = (await row(id)).can_remove_subscribers_group;
     expect((await s.app.db.get<any>("SELECT name FROM user_groups WHERE id = ?", [stored])).name).toBeNull();
     expect(s.app.groups.isMember(stored, s.users.othello.id)).toBe(true);
@@ -222,7 +255,7 @@ describe("PATCH /streams/{id}: group settings", () => {
   test("setting a value equal to the current one changes nothing and sends nothing", async () => {
     const id = await createChannel(s, "hamlet", "groups-3");
     const ev = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { can_send_message_group: { new: g("role:everyone") } })).success());
-    expect(ev.of("hamlet")).toEqual([]);
+    expect(only(ev.of("hamlet"))).toEqual([]);
   });
 
   test("malformed updates are refused", async () => {
@@ -258,13 +291,13 @@ describe("PATCH /streams/{id}: group settings", () => {
   test("granting can_subscribe_group to members makes the private channel visible to them", async () => {
     const id = await createChannel(s, "hamlet", "groups-7", { invite_only: true });
     const ev = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { can_subscribe_group: { new: g("role:members") } })).success());
-    expect(ev.of("cordelia").map((e) => `${e.type}:${e.op}`)).toEqual(["stream:create", "subscription:peer_add"]);
-    expect(ev.of("hamlet")).toEqual([update(id, "can_subscribe_group", g("role:members"), "groups-7")]);
-    expect(ev.of("polonius")).toEqual([]);
+    expect(only(ev.of("cordelia")).map((e) => `${e.type}:${e.op}`)).toEqual(["stream:create", "subscription:peer_add"]);
+    expect(only(ev.of("hamlet"))).toEqual([update(id, "can_subscribe_group", g("role:members"), "groups-7")]);
+    expect(only(ev.of("polonius"))).toEqual([]);
     (await s.users.cordelia.client.post("/users/me/subscriptions", { subscriptions: [{ name: "groups-7" }] })).success();
     const gone = await s.captureEvents(async () => (await s.users.hamlet.client.patch(`/streams/${id}`, { can_subscribe_group: { new: g("role:nobody") } })).success());
-    expect(gone.of("othello")).toEqual([{ type: "stream", op: "delete", streams: [{ stream_id: id }], stream_ids: [id] }]);
-    expect(gone.of("cordelia")).toEqual([update(id, "can_subscribe_group", g("role:nobody"), "groups-7")]);
+    expect(only(gone.of("othello"))).toEqual([{ type: "stream", op: "delete", streams: [{ stream_id: id }], stream_ids: [id] }]);
+    expect(only(gone.of("cordelia"))).toEqual([update(id, "can_subscribe_group", g("role:nobody"), "groups-7")]);
   });
 
   test("several changes in one request are all validated before any is written", async () => {

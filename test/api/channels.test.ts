@@ -81,7 +81,7 @@ describe("creating channels through POST /users/me/subscriptions", () => {
     expect(ev.of("polonius")).toEqual([]);
     expect(kinds(ev.of("cordelia"))).toEqual(["stream:create", "subscription:add"]);
     const row = await s.app.db.get<any>("SELECT invite_only, history_public_to_subscribers FROM streams WHERE name = 'conspiracy'");
-    expect(row).toEqual({ invite_only: 1, history_public_to_subscribers: 0 });
+    expect(row).toMatchObject({ invite_only: 1, history_public_to_subscribers: 0 });
   });
 
   test("guests may not subscribe or create channels", async () => {
