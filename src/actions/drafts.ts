@@ -68,7 +68,8 @@ async function validateDraft(app: App, me: UserRow, d: DraftInput, label: string
     to = others.length ? others : [me.id];
   }
   return {
-    type: d.type,
+    // Like Zulip, a draft with no recipient is unaddressed, whatever type it was given.
+    type: to.length ? d.type : "",
     to_ids: JSON.stringify(to),
     topic,
     content: truncate(content, limits.max_message_length, "\n[message truncated]"),

@@ -46,6 +46,11 @@ describe("POST /drafts", () => {
     expect((await hamlet.client.post("/register", { fetch_event_types: ["drafts"] })).success().drafts).toEqual(r.drafts);
   });
 
+  test("a direct message draft without recipients is unaddressed", async () => {
+    const [id] = (await s.users.hamlet.client.post("/drafts", { drafts: [{ type: "private", to: [], topic: "x", content: "to whom?" }] })).success().ids;
+    expect((await s.users.hamlet.client.get("/drafts")).success().drafts.find((d: any) => d.id === id)).toMatchObject({ type: "", to: [], topic: "" });
+  });
+
   test("a direct message draft to oneself names oneself", async () => {
     const { hamlet } = s.users;
     const [id] = (await hamlet.client.post("/drafts", { drafts: [{ type: "private", to: [hamlet.id], topic: "", content: "note to self" }] })).success().ids;
