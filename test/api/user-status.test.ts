@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { emojiNameToCode } from "../../src/domain/emoji";
 import { startServer, type TestServer } from "../helpers/server";
+import { makePng } from "../helpers/uploads";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -60,6 +61,19 @@ describe("POST /users/me/status", () => {
     (await c.post("/users/me/status", { emoji_name: "car", emoji_code: car, reaction_type: "nope" })).error("Invalid emoji type.");
     (await c.post("/users/me/status", { emoji_name: "no_such_emoji_here" })).error("Emoji 'no_such_emoji_here' does not exist");
     expect(await row(s.users.othello.id)).toMatchObject({ emoji_name: "zulip" });
+  });
+
+  test("custom emoji are found by name, checked by id, and refused once deactivated", async () => {
+    const c = s.users.othello.client;
+    (await s.users.hamlet.client.post("/realm/emoji/zulipblob", { file: new File([await makePng(10, 10)], "zulipblob.png") })).success();
+    const id = String((await s.app.db.get<{ id: number }>("SELECT id FROM realm_emoji WHERE name = 'zulipblob'"))!.id);
+    (await c.post("/users/me/status", { emoji_name: "zulipblob" })).success();
+    expect(await row(s.users.othello.id)).toMatchObject({ emoji_name: "zulipblob", emoji_code: id, reaction_type: "realm_emoji" });
+    (await c.post("/users/me/status", { emoji_name: "car", emoji_code: id, reaction_type: "realm_emoji" })).error("Invalid custom emoji name.");
+    (await s.users.hamlet.client.delete("/realm/emoji/zulipblob")).success();
+    (await c.post("/users/me/status", { emoji_name: "zulipblob", emoji_code: id, reaction_type: "realm_emoji" })).error("This custom emoji has been deactivated.");
+    (await c.post("/users/me/status", { emoji_name: "zulipblob" })).error("Emoji 'zulipblob' does not exist");
+    (await c.post("/users/me/status", { emoji_name: "zulip" })).success();
   });
 
   test("nothing to change, an orphan emoji code and an over-long text are refused", async () => {
