@@ -1,16 +1,25 @@
-import { createClient, type Client, type InArgs, type ResultSet, type Transaction } from "@libsql/client";
+import { createClient, type Client, type InArgs, type Transaction } from "@libsql/client";
+import Database from "libsql";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Mutex } from "../lib/mutex";
 
+type Args = InArgs | unknown[];
+type RunResult = { changes: number; lastId: number };
+
 /** What store functions run SQL on: the read connection, or a transaction. */
 export interface Sql {
-  all<T = Row>(sql: string, args?: InArgs): Promise<T[]>;
-  get<T = Row>(sql: string, args?: InArgs): Promise<T | undefined>;
-  run(sql: string, args?: InArgs): Promise<{ changes: number; lastId: number }>;
-  /** Several statements in one round trip (same transaction semantics as the executor). */
-  batch(stmts: { sql: string; args?: InArgs }[]): Promise<ResultSet[]>;
+  all<T = Row>(sql: string, args?: Args): Promise<T[]>;
+  get<T = Row>(sql: string, args?: Args): Promise<T | undefined>;
+  run(sql: string, args?: Args): Promise<RunResult>;
+  /** Several statements, in order (inside the transaction, or in one of their own). */
+  batch(stmts: { sql: string; args?: Args }[]): Promise<RunResult[]>;
   exec(sql: string): Promise<void>;
+  /**
+   * A read remembered until a transaction that wrote one of `tables` commits. Inside a transaction
+   * it always reads (a transaction must see its own writes).
+   */
+  memo<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T>;
 }
 
 export type Row = Record<string, any>;
@@ -18,70 +27,232 @@ export type Row = Record<string, any>;
 export interface Db extends Sql {
   /** Runs fn in one write transaction. Writes are serialized in-process, so SQLite never waits on a lock. */
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /** A consistent copy of the embedded database (SQLite's VACUUM INTO), taken while serving. */
+  backupTo(path: string): Promise<void>;
   close(): void;
   readonly local: boolean;
 }
 
 const PRAGMAS = ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"];
 
-type Exec = Pick<Client, "execute" | "batch" | "executeMultiple"> | Transaction;
+/** Tables whose rows go too when a row of the key table is deleted (ON DELETE CASCADE). */
+const CASCADES: Record<string, string[]> = {
+  streams: ["subscriptions", "default_streams", "user_topics"],
+  messages: ["user_messages", "reactions", "attachment_messages"],
+  user_groups: ["user_group_members", "user_group_subgroups"],
+  users: ["sessions"],
+};
+const WRITE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+["`]?(\w+)/i;
 
-function toObjects<T>(rs: ResultSet): T[] {
-  const cols = rs.columns;
-  const n = cols.length;
-  const out = new Array(rs.rows.length);
-  for (let r = 0; r < rs.rows.length; r++) {
-    const row = rs.rows[r]!;
-    const o: Row = {};
-    for (let i = 0; i < n; i++) o[cols[i]!] = row[i];
-    out[r] = o;
+/**
+ * Table versions for the read cache: a committed write to a table makes every remembered read of it
+ * stale. A statement the pattern cannot name (multi-statement exec) makes everything stale.
+ */
+class Versions {
+  private readonly byTable = new Map<string, number>();
+  private all = 0;
+  private readonly memos = new Map<string, { value: unknown; stamp: number[] }>();
+
+  written(sql: string, into: Set<string>): void {
+    const m = WRITE.exec(sql);
+    if (!m) return void into.add("*");
+    const table = m[1]!.toLowerCase();
+    into.add(table);
+    for (const t of CASCADES[table] ?? []) into.add(t);
   }
-  return out as T[];
+
+  bump(tables: Set<string>): void {
+    if (tables.has("*")) {
+      this.all++;
+      this.memos.clear();
+      return;
+    }
+    for (const t of tables) this.byTable.set(t, (this.byTable.get(t) ?? 0) + 1);
+  }
+
+  private stamp(tables: readonly string[]): number[] {
+    return [this.all, ...tables.map((t) => this.byTable.get(t) ?? 0)];
+  }
+
+  async memo<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.memos.get(key);
+    const now = this.stamp(tables);
+    if (hit && hit.stamp.every((v, i) => v === now[i])) return hit.value as T;
+    const value = await load();
+    // a write committed while loading: don't remember what may already be old
+    const after = this.stamp(tables);
+    if (after.every((v, i) => v === now[i])) {
+      if (this.memos.size > 50_000) this.memos.clear();
+      this.memos.set(key, { value, stamp: now });
+    }
+    return value;
+  }
 }
 
-function wrap(ex: Exec, batchMode: "write" | "read" | null): Sql {
+/** libSQL's bindings take numbers, strings, bigints, buffers and null: booleans become 0/1. */
+function bind(args: Args | undefined): unknown[] {
+  if (!args) return [];
+  if (!Array.isArray(args)) throw new Error("named SQL arguments are not used in Parley");
+  let out: unknown[] | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i];
+    if (typeof v === "boolean" || v === undefined) {
+      out ??= args.slice();
+      out[i] = v === undefined ? null : v ? 1 : 0;
+    }
+  }
+  return out ?? args;
+}
+
+/** The embedded engine used directly, with prepared statements cached per connection. */
+class LocalConnection {
+  private readonly statements = new Map<string, any>();
+  constructor(readonly db: any) {}
+
+  private prepare(sql: string) {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (this.statements.size > 2000) this.statements.clear();
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+  all(sql: string, args?: Args) {
+    return this.prepare(sql).all(bind(args));
+  }
+  get(sql: string, args?: Args) {
+    const row = this.prepare(sql).get(bind(args));
+    if (row) delete row._metadata; // libsql adds query timing to get()'s row
+    return row;
+  }
+  run(sql: string, args?: Args): RunResult {
+    const r = this.prepare(sql).run(bind(args));
+    return { changes: r.changes, lastId: Number(r.lastInsertRowid ?? 0) };
+  }
+  exec(sql: string) {
+    this.db.exec(sql);
+  }
+}
+
+function localSql(c: LocalConnection, versions: Versions, written: Set<string> | null, inTx: boolean, batchTx?: (fn: (s: Sql) => Promise<RunResult[]>) => Promise<RunResult[]>): Sql {
+  const note = (sql: string) => written && versions.written(sql, written);
+  const self: Sql = {
+    all: async <T>(sql: string, args?: Args) => c.all(sql, args) as T[],
+    get: async <T>(sql: string, args?: Args) => c.get(sql, args) as T | undefined,
+    run: async (sql, args) => {
+      note(sql);
+      return c.run(sql, args);
+    },
+    batch: async (stmts) => {
+      if (!inTx) return batchTx!((s) => s.batch(stmts));
+      return stmts.map((s) => {
+        note(s.sql);
+        return c.run(s.sql, s.args);
+      });
+    },
+    exec: async (sql) => {
+      written?.add("*");
+      c.exec(sql);
+    },
+    memo: (tables, key, load) => (inTx ? load() : versions.memo(tables, key, load)),
+  };
+  return self;
+}
+
+function remoteSql(ex: Client | Transaction, versions: Versions, written: Set<string> | null, inTx: boolean): Sql {
+  const note = (sql: string) => written && versions.written(sql, written);
+  const toArgs = (args?: Args) => (bind(args) as InArgs);
   return {
-    async all<T>(sql: string, args: InArgs = []) {
-      return toObjects<T>(await ex.execute({ sql, args }));
+    async all<T>(sql: string, args?: Args) {
+      const rs = await ex.execute({ sql, args: toArgs(args) });
+      return rs.rows.map((row) => Object.fromEntries(rs.columns.map((c, i) => [c, row[i]]))) as T[];
     },
-    async get<T>(sql: string, args: InArgs = []) {
-      return toObjects<T>(await ex.execute({ sql, args }))[0];
+    async get<T>(sql: string, args?: Args) {
+      return (await this.all<T>(sql, args))[0];
     },
-    async run(sql: string, args: InArgs = []) {
-      const rs = await ex.execute({ sql, args });
+    async run(sql: string, args?: Args) {
+      note(sql);
+      const rs = await ex.execute({ sql, args: toArgs(args) });
       return { changes: rs.rowsAffected, lastId: Number(rs.lastInsertRowid ?? 0) };
     },
     async batch(stmts) {
-      return batchMode ? (ex as Client).batch(stmts.map((s) => ({ sql: s.sql, args: s.args ?? [] })), batchMode) : (ex as Transaction).batch(stmts.map((s) => ({ sql: s.sql, args: s.args ?? [] })));
+      stmts.forEach((s) => note(s.sql));
+      const list = stmts.map((s) => ({ sql: s.sql, args: toArgs(s.args) }));
+      const results = inTx ? await (ex as Transaction).batch(list) : await (ex as Client).batch(list, "write");
+      if (!inTx) versions.bump(new Set(["*"]));
+      return results.map((rs) => ({ changes: rs.rowsAffected, lastId: Number(rs.lastInsertRowid ?? 0) }));
     },
     async exec(sql: string) {
+      written?.add("*");
       await ex.executeMultiple(sql);
+      if (!inTx) versions.bump(new Set(["*"]));
     },
+    memo: (tables, key, load) => (inTx ? load() : versions.memo(tables, key, load)),
   };
 }
 
 /**
- * Opens the database. A local file gets two single-connection clients: one for reads (sees only
- * committed data) and one for writes. Write transactions are serialized by an in-process mutex, so
- * SQLite never waits on its own lock (a local libSQL call blocks the event loop while it waits).
- * A remote libSQL server uses the same client for both; its transactions run on the server.
+ * Opens the database. A local file is used through libSQL's embedded engine directly (the same one
+ * @libsql/client wraps), with two connections: one for reads, which sees only committed data, and one
+ * for writes, with prepared statements cached on each. Write transactions are serialized by an
+ * in-process mutex, so SQLite never waits on its own lock (a local call blocks the event loop while it
+ * waits). A remote libSQL server (libsql://, http://) goes through @libsql/client and its transactions.
  */
 export async function openDb(url: string, authToken?: string): Promise<Db> {
   const local = url.startsWith("file:");
-  if (local) mkdirSync(dirname(url.slice(5).split("?")[0]!), { recursive: true });
-  const options = { url, authToken: authToken || undefined, ...(local ? { concurrency: 1 } : {}) };
-  const reader = createClient(options);
-  const writer = local ? createClient(options) : reader;
-  if (local) for (const c of [writer, reader]) for (const p of PRAGMAS) await c.execute(p);
+  const versions = new Versions();
   const mutex = new Mutex();
   let closed = false;
 
-  function tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    return mutex.run(async () => {
-      const t = await writer.transaction("write");
+  if (local) {
+    const path = url.slice(5).split("?")[0]!;
+    mkdirSync(dirname(path), { recursive: true });
+    const reader = new LocalConnection(new Database(path));
+    const writer = new LocalConnection(new Database(path));
+    for (const c of [writer, reader]) for (const p of PRAGMAS) c.exec(p);
+
+    const tx = <T>(fn: (sql: Sql) => Promise<T>): Promise<T> =>
+      mutex.run(async () => {
+        const written = new Set<string>();
+        writer.exec("BEGIN IMMEDIATE");
+        try {
+          const out = await fn(localSql(writer, versions, written, true));
+          writer.exec("COMMIT");
+          versions.bump(written);
+          return out;
+        } catch (e) {
+          if (writer.db.inTransaction) writer.exec("ROLLBACK");
+          throw e;
+        }
+      });
+    // Writes outside a transaction still take the writer, one at a time, and invalidate on commit.
+    const root = localSql(reader, versions, null, false, (fn) => tx(fn));
+    return {
+      ...root,
+      run: (sql, args) => tx((s) => s.run(sql, args)),
+      exec: (sql) => tx((s) => s.exec(sql)),
+      tx,
+      local,
+      backupTo: async (to) => void reader.run("VACUUM INTO ?", [to]),
+      close() {
+        if (closed) return;
+        closed = true;
+        reader.db.close();
+        writer.db.close();
+      },
+    };
+  }
+
+  const client = createClient({ url, authToken: authToken || undefined });
+  const tx = <T>(fn: (sql: Sql) => Promise<T>): Promise<T> =>
+    mutex.run(async () => {
+      const written = new Set<string>();
+      const t = await client.transaction("write");
       try {
-        const out = await fn(wrap(t, null));
+        const out = await fn(remoteSql(t, versions, written, true));
         await t.commit();
+        versions.bump(written);
         return out;
       } catch (e) {
         await t.rollback().catch(() => {});
@@ -90,17 +261,19 @@ export async function openDb(url: string, authToken?: string): Promise<Db> {
         t.close();
       }
     });
-  }
-
+  const root = remoteSql(client, versions, null, false);
   return {
-    ...wrap(reader, "write"),
+    ...root,
+    run: (sql, args) => tx((s) => s.run(sql, args)),
     tx,
     local,
+    backupTo: async () => {
+      throw new Error("backup works on the embedded database; back up a libSQL server with its own tools");
+    },
     close() {
       if (closed) return;
       closed = true;
-      reader.close();
-      if (writer !== reader) writer.close();
+      client.close();
     },
   };
 }

@@ -27,7 +27,9 @@ export interface UserRow {
 }
 
 export const findUserById = (sql: Sql, id: number) => sql.get<UserRow>("SELECT * FROM users WHERE id = ?", [id]);
-export const findUserByApiKey = (sql: Sql, key: string) => sql.get<UserRow>("SELECT * FROM users WHERE api_key = ?", [key]);
+/** Every authenticated request asks this: remembered until a write to users commits (treat as read-only). */
+export const findUserByApiKey = (sql: Sql, key: string) =>
+  sql.memo(["users"], `users:api_key:${key}`, () => sql.get<UserRow>("SELECT * FROM users WHERE api_key = ?", [key]));
 export const findUserByEmail = (sql: Sql, realmId: number, email: string) =>
   sql.get<UserRow>("SELECT * FROM users WHERE realm_id = ? AND (email = ? COLLATE NOCASE OR delivery_email = ? COLLATE NOCASE)", [realmId, email, email]);
 export const listUsers = (sql: Sql, realmId: number) => sql.all<UserRow>("SELECT * FROM users WHERE realm_id = ? ORDER BY id", [realmId]);
