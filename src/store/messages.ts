@@ -156,3 +156,22 @@ export const setFirstMessageId = (sql: Sql, streamId: number, messageId: number)
 /** The oldest message id left in a channel (its new first_message_id after deletions), or null. */
 export const oldestStreamMessageId = async (sql: Sql, streamId: number) =>
   (await sql.get<{ m: number | null }>("SELECT min(id) AS m FROM messages WHERE stream_id = ?", [streamId]))?.m ?? null;
+
+/** The id the next inserted message gets (inside the write transaction: ids are assigned in order). */
+export const nextMessageId = async (sql: Sql) =>
+  ((await sql.get<{ m: number | null }>("SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0), coalesce((SELECT max(id) FROM messages), 0)) AS m"))?.m ?? 0) + 1;
+
+const MESSAGE_COLUMNS = "id, realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content, date_sent, client, has_attachment, has_image, has_link, is_me_message";
+
+/** Many messages with their ids, in multi-row INSERTs (chunks of 100 rows). */
+export async function insertMessages(sql: Sql, rows: MessageRow[]) {
+  for (const part of chunked(rows, 100)) {
+    await sql.run(
+      `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES ${part.map(() => "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)").join(",")}`,
+      part.flatMap((m) => [
+        m.id, m.realm_id, m.sender_id, m.recipient_id, m.stream_id, m.dm_key, m.topic, m.content, m.rendered_content,
+        m.date_sent, m.client, m.has_attachment, m.has_image, m.has_link, m.is_me_message,
+      ]),
+    );
+  }
+}

@@ -90,23 +90,34 @@ function condSql(c: Term, userId: number, args: InValue[]): string {
   }
 }
 
-/** WHERE clause and base FROM for a resolved narrow. */
+/**
+ * WHERE clause and base FROM for a resolved narrow. A full-text search drives the query from the
+ * FTS index in id order (FTS5 walks rowids backwards and forwards cheaply), so a common word stops
+ * after the first page instead of collecting every match.
+ */
 function build(n: ResolvedNarrow, args: InValue[]): { from: string; where: string[]; idCol: string } {
   const where: string[] = [];
+  const search = n.terms.find((t): t is Extract<Term, { k: "search" }> => t.k === "search" && !t.neg);
   let from: string;
   let idCol: string;
+  const fts = search ? "messages_fts f JOIN messages m ON m.id = f.rowid" : "";
   if (n.historyStreams === null) {
-    from = "user_messages um JOIN messages m ON m.id = um.message_id";
-    where.push("um.user_id = ?");
+    from = search ? `${fts} JOIN user_messages um ON um.user_id = ? AND um.message_id = f.rowid` : "user_messages um JOIN messages m ON m.id = um.message_id";
+    if (!search) where.push("um.user_id = ?");
     args.push(n.userId);
-    idCol = "um.message_id";
+    idCol = search ? "f.rowid" : "um.message_id";
   } else {
-    from = "messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?";
+    from = `${search ? fts : "messages m"} LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?`;
     args.push(n.userId);
-    idCol = "m.id";
-    where.push(condSql({ k: "streams", ids: n.historyStreams }, n.userId, args));
+    idCol = search ? "f.rowid" : "m.id";
   }
+  if (search) {
+    where.push("messages_fts MATCH ?");
+    args.push(search.fts);
+  }
+  if (n.historyStreams !== null) where.push(condSql({ k: "streams", ids: n.historyStreams }, n.userId, args));
   for (const t of n.terms) {
+    if (t === search) continue;
     const sql = condSql(t, n.userId, args);
     where.push(t.neg ? `NOT coalesce(${sql}, 0)` : sql);
   }

@@ -80,14 +80,14 @@ describe("POST /messages/flags/narrow", () => {
     for (let i = 0; i < 5; i++) ids.push(await sendStream(s, "iago", "Range", "r", `m${i}`));
     await flags("hamlet", { messages: [ids[1]], op: "add", flag: "read" });
     const r = (
-      await s.users.hamlet.client.post("/messages/flags/narrow", { anchor: String(ids[0]), num_before: 0, num_after: 3, narrow: [{ operator: "channel", operand: ch }], op: "add", flag: "read" })
+      await s.users.hamlet.client.post("/messages/flags/narrow", { anchor: String(ids[0]), num_before: 0, num_after: 3, narrow: [{ operator: "channel", operand: ch }, { operator: "topic", operand: "r" }], op: "add", flag: "read" })
     ).success();
     expect(r).toMatchObject({ processed_count: 4, updated_count: 3, first_processed_id: ids[0], last_processed_id: ids[3], found_oldest: false, found_newest: false });
     expect(await flagsOf(s, "hamlet", ids[3]!)).toBe(FLAG.read);
     expect(await flagsOf(s, "hamlet", ids[4]!)).toBe(0);
-    const rest = (await s.users.hamlet.client.post("/messages/flags/narrow", { anchor: "oldest", num_before: 0, num_after: 100, narrow: [["is", "unread"], ["stream", "Range"]], op: "add", flag: "read" })).success();
+    const rest = (await s.users.hamlet.client.post("/messages/flags/narrow", { anchor: "oldest", num_before: 0, num_after: 100, narrow: [["is", "unread"], ["stream", "Range"], ["topic", "r"]], op: "add", flag: "read" })).success();
     expect(rest).toMatchObject({ processed_count: 1, updated_count: 1, first_processed_id: ids[4], last_processed_id: ids[4], found_oldest: true, found_newest: true });
-    const none = (await s.users.hamlet.client.post("/messages/flags/narrow", { anchor: "newest", num_before: 10, num_after: 0, narrow: [["is", "unread"], ["stream", "Range"]], op: "add", flag: "read" })).success();
+    const none = (await s.users.hamlet.client.post("/messages/flags/narrow", { anchor: "newest", num_before: 10, num_after: 0, narrow: [["is", "unread"], ["stream", "Range"], ["topic", "r"]], op: "add", flag: "read" })).success();
     expect(none).toMatchObject({ processed_count: 0, updated_count: 0, first_processed_id: null, last_processed_id: null, found_newest: true });
   });
 });

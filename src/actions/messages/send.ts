@@ -5,13 +5,11 @@ import type { RenderResult } from "../../domain/markdown";
 import { normalizeContent, normalizeTopic } from "../../domain/topic";
 import { autoPrefs, policyAfterSend, VISIBILITY } from "../../domain/user-topics";
 import { badRequest, streamDoesNotExist, streamIdDoesNotExist, ZulipError } from "../../errors";
-import { batchedTx } from "../../store/write-batch";
 import type { Sql } from "../../store/db";
 import {
   conversationExists,
   findDirectMessageGroup,
   insertDirectMessageGroup,
-  insertMessageWithRecipients,
   listTopicParticipants,
   senderTopicState,
   setFirstMessageId,
@@ -25,6 +23,7 @@ import { applyAttachmentEffects, claimAttachments, type AttachmentEffects } from
 import { hasRealmPermission } from "../channel-access";
 import { canAccessAllUsers, accessibleUserIds } from "../user-access";
 import { loadDirectory, type Directory, type DirectoryUser } from "./directory";
+import { writeMessage } from "./writer";
 import { messageDict } from "./format";
 import { emptyTopicName, hasAlertWord, render } from "./render";
 import { alertWordsOf } from "../alert-words";
@@ -352,7 +351,7 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   const row: Omit<MessageRow, "id"> = {
     realm_id: realm.id,
     sender_id: sender.id,
-    recipient_id: 0,
+    recipient_id: knownRecipientId(sender, addressee),
     stream_id: addressee.kind === "stream" ? addressee.stream.id : null,
     dm_key: addressee.kind === "direct" ? addressee.dmKey : null,
     topic: addressee.kind === "stream" ? addressee.topic : "",
@@ -370,37 +369,45 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   };
   const topicChanges: { userId: number; policy: number }[] = [];
   if (p.senderPolicy !== null) topicChanges.push({ userId: sender.id, policy: p.senderPolicy });
-  const { id, effects } = await batchedTx(app.db, async (sql) => {
-    row.recipient_id = await recipientIdFor(sql, sender, addressee);
-    const id = await insertMessageWithRecipients(sql, row, p.recipients);
-    if (addressee.kind === "stream") {
-      if (addressee.stream.first_message_id === null) await setFirstMessageId(sql, addressee.stream.id, id);
-      for (const userId of p.mentionFollows) {
-        const current = await sql.get<{ v: number }>("SELECT visibility_policy AS v FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic = ?", [
-          userId, addressee.stream.id, addressee.topic,
-        ]);
-        if ((current?.v ?? 0) !== VISIBILITY.followed) topicChanges.push({ userId, policy: VISIBILITY.followed });
-      }
-      for (const c of topicChanges) {
-        await setUserTopic(sql, { user_id: c.userId, stream_id: addressee.stream.id, topic: addressee.topic, visibility_policy: c.policy, last_updated: Math.floor(now) });
-      }
-    }
-    let effects: AttachmentEffects | null = null;
-    if (p.rendered.uploadPaths.length) {
-      const kind = addressee.kind === "stream" ? channelKind(addressee.stream) : null;
-      effects = (
-        await claimAttachments(sql, app, {
-          messageId: id,
-          senderId: sender.id,
-          uploadPaths: p.rendered.uploadPaths,
-          isRealmPublic: kind === "public" || kind === "web_public",
-          isWebPublic: kind === "web_public",
-        })
-      ).effects;
-    }
-    if (opts.inTransaction) await opts.inTransaction(sql, id);
-    return { id, effects };
+  const stream = addressee.kind === "stream" ? addressee.stream : null;
+  const needsAfter = stream !== null || p.rendered.uploadPaths.length > 0 || opts.inTransaction !== undefined;
+  const { id, extra } = await writeMessage(app, {
+    row,
+    recipients: p.recipients,
+    before: row.recipient_id === 0 ? async (sql) => void (row.recipient_id = await groupRecipientId(sql, (addressee as { dmKey: string }).dmKey)) : undefined,
+    after: !needsAfter
+      ? undefined
+      : async (sql, id) => {
+          if (stream) {
+            if (stream.first_message_id === null) await setFirstMessageId(sql, stream.id, id);
+            const changes = [...topicChanges];
+            for (const userId of p.mentionFollows) {
+              const current = await sql.get<{ v: number }>("SELECT visibility_policy AS v FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic = ?", [userId, stream.id, row.topic]);
+              if ((current?.v ?? 0) !== VISIBILITY.followed) changes.push({ userId, policy: VISIBILITY.followed });
+            }
+            for (const c of changes) {
+              await setUserTopic(sql, { user_id: c.userId, stream_id: stream.id, topic: row.topic, visibility_policy: c.policy, last_updated: Math.floor(now) });
+            }
+            topicChanges.splice(0, topicChanges.length, ...changes);
+          }
+          let effects: AttachmentEffects | null = null;
+          if (p.rendered.uploadPaths.length) {
+            const kind = stream ? channelKind(stream) : null;
+            effects = (
+              await claimAttachments(sql, app, {
+                messageId: id,
+                senderId: sender.id,
+                uploadPaths: p.rendered.uploadPaths,
+                isRealmPublic: kind === "public" || kind === "web_public",
+                isWebPublic: kind === "web_public",
+              })
+            ).effects;
+          }
+          if (opts.inTransaction) await opts.inTransaction(sql, id);
+          return effects;
+        },
   });
+  const effects = extra ?? null;
   if (effects) await applyAttachmentEffects(app, effects);
   publishMessage(app, d, { ...row, id } as MessageRow, p.recipients, sender.id, opts.queueId ?? null, opts.localId ?? null);
   if (addressee.kind === "stream") {
@@ -416,15 +423,18 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   return out;
 }
 
-/** The message's recipient row: the channel's, the other user's (1:1, or own for a self-DM), or the group's (created on first use). */
-async function recipientIdFor(sql: Sql, sender: UserRow, a: Addressee): Promise<number> {
+/** The message's recipient row when no SQL is needed: the channel's, the other user's (1:1), one's own (self-DM); 0 for groups. */
+function knownRecipientId(sender: UserRow, a: Addressee): number {
   if (a.kind === "stream") return a.stream.recipient_id ?? 0;
   const others = a.users.filter((u) => u.id !== sender.id);
   if (others.length === 0) return sender.recipient_id ?? 0;
   if (others.length === 1) return others[0]!.recipient_id ?? 0;
-  const found = await findDirectMessageGroup(sql, a.dmKey);
-  const rid = found?.recipient_id ?? (await insertDirectMessageGroup(sql, a.dmKey));
-  return rid;
+  return 0;
+}
+
+/** A group conversation's recipient, created on its first message. */
+async function groupRecipientId(sql: Sql, dmKey: string): Promise<number> {
+  return (await findDirectMessageGroup(sql, dmKey))?.recipient_id ?? (await insertDirectMessageGroup(sql, dmKey));
 }
 
 /** Each recipient gets the message with their flags; the sender's local-echo queue gets local_message_id. */

@@ -170,8 +170,9 @@ CREATE TABLE direct_message_groups (
   recipient_id INTEGER REFERENCES recipients (id)
 );
 
+-- AUTOINCREMENT: a deleted newest message's id is never given again (clients cache messages by id).
 CREATE TABLE messages (
-  id               INTEGER PRIMARY KEY,
+  id               INTEGER PRIMARY KEY AUTOINCREMENT,
   realm_id         INTEGER NOT NULL REFERENCES realm (id),
   sender_id        INTEGER NOT NULL REFERENCES users (id),
   recipient_id     INTEGER NOT NULL REFERENCES recipients (id),

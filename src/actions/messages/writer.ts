@@ -1,0 +1,86 @@
+import type { App } from "../../app";
+import type { Db, Sql } from "../../store/db";
+import { insertMessages, insertUserMessages, nextMessageId, type MessageRow } from "../../store/messages";
+
+/**
+ * Group commit for sends: messages queued while a write transaction runs are written together in
+ * the next one, with one multi-row INSERT for the messages and one (chunked) for all their
+ * user_messages rows. If a batch fails, each message is retried alone, so one bad send never takes
+ * others down. Each job may run SQL before the insert (a new group conversation's recipient) and
+ * after it (topics followed, attachments claimed, the scheduler's mark).
+ */
+export interface WriteJob<T> {
+  row: Omit<MessageRow, "id">;
+  recipients: { userId: number; flags: number }[];
+  before?: (sql: Sql) => Promise<void>;
+  after?: (sql: Sql, id: number) => Promise<T>;
+}
+
+interface Pending {
+  job: WriteJob<any>;
+  resolve: (v: { id: number; extra: any }) => void;
+  reject: (e: unknown) => void;
+}
+
+class MessageWriter {
+  private queue: Pending[] = [];
+  private running = false;
+  constructor(private readonly db: Db) {}
+
+  write<T>(job: WriteJob<T>): Promise<{ id: number; extra: T | undefined }> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain() {
+    this.running = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, 256);
+        try {
+          const out = await this.db.tx((sql) => writeAll(sql, batch.map((p) => p.job)));
+          batch.forEach((p, i) => p.resolve(out[i]!));
+        } catch (e) {
+          if (batch.length === 1) {
+            batch[0]!.reject(e);
+            continue;
+          }
+          for (const p of batch) {
+            try {
+              p.resolve((await this.db.tx((sql) => writeAll(sql, [p.job])))[0]!);
+            } catch (err) {
+              p.reject(err);
+            }
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+async function writeAll(sql: Sql, jobs: WriteJob<any>[]): Promise<{ id: number; extra: any }[]> {
+  for (const j of jobs) if (j.before) await j.before(sql);
+  let next = await nextMessageId(sql);
+  const rows = jobs.map((j) => ({ ...j.row, id: next++ }) as MessageRow);
+  await insertMessages(sql, rows);
+  await insertUserMessages(sql, jobs.flatMap((j, i) => j.recipients.map((r) => ({ userId: r.userId, messageId: rows[i]!.id, flags: r.flags }))));
+  const out: { id: number; extra: any }[] = [];
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    out.push({ id: rows[i]!.id, extra: j.after ? await j.after(sql, rows[i]!.id) : undefined });
+  }
+  return out;
+}
+
+const writers = new WeakMap<Db, MessageWriter>();
+
+/** Writes a message and its recipients' rows, batched with concurrent sends; resolves after commit. */
+export function writeMessage<T>(app: App, job: WriteJob<T>) {
+  let w = writers.get(app.db);
+  if (!w) writers.set(app.db, (w = new MessageWriter(app.db)));
+  return w.write(job);
+}
