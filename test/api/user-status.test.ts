@@ -65,7 +65,7 @@ describe("POST /users/me/status", () => {
 
   test("custom emoji are found by name, checked by id, and refused once deactivated", async () => {
     const c = s.users.othello.client;
-    (await s.users.hamlet.client.post("/realm/emoji/zulipblob", { file: new File([await makePng(10, 10)], "zulipblob.png") })).success();
+    (await s.users.hamlet.client.post("/realm/emoji/zulipblob", { file: new File([(await makePng(10, 10)) as BlobPart], "zulipblob.png") })).success();
     const id = String((await s.app.db.get<{ id: number }>("SELECT id FROM realm_emoji WHERE name = 'zulipblob'"))!.id);
     (await c.post("/users/me/status", { emoji_name: "zulipblob" })).success();
     expect(await row(s.users.othello.id)).toMatchObject({ emoji_name: "zulipblob", emoji_code: id, reaction_type: "realm_emoji" });
