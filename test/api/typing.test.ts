@@ -51,3 +51,22 @@ describe("POST /typing", () => {
     (await s.users.hamlet.client.post("/typing", { type: "stream", op: "start", stream_id: secret, topic: "x" })).error("Invalid channel ID");
   });
 });
+
+describe("typing settings", () => {
+  test("users who turned typing notifications off neither send nor receive them", async () => {
+    const setPref = async (who: "hamlet" | "othello", prefs: Record<string, boolean>) => {
+      const row = await s.app.db.get<{ settings: string }>("SELECT settings FROM users WHERE id = ?", [s.users[who].id]);
+      await s.app.db.run("UPDATE users SET settings = ? WHERE id = ?", [JSON.stringify({ ...JSON.parse(row!.settings || "{}"), ...prefs }), s.users[who].id]);
+    };
+    await setPref("othello", { receives_typing_notifications: false });
+    const ev = await s.captureEvents(async () => {
+      (await s.users.hamlet.client.post("/typing", { op: "start", to: [s.users.othello.id] })).success();
+    });
+    expect(ev.of("othello")).toEqual([]);
+    expect(ev.of("hamlet")).toHaveLength(1);
+    await setPref("othello", { receives_typing_notifications: true });
+    await setPref("hamlet", { send_private_typing_notifications: false, send_stream_typing_notifications: false });
+    (await s.users.hamlet.client.post("/typing", { op: "start", to: [s.users.othello.id] })).error("User has disabled typing notifications for direct messages");
+    (await s.users.hamlet.client.post("/typing", { type: "stream", op: "start", stream_id: verona, topic: "x" })).error("User has disabled typing notifications for channel messages");
+  });
+});
