@@ -70,8 +70,10 @@ export async function reportPresence(app: App, me: UserRow, status: PresenceStat
 
 /** The legacy-format `presence` event (what Zulip sends), to the users who may see `user`. */
 async function publishPresence(app: App, user: UserRow, t: PresenceTimes) {
-  const website = legacyClientPresence({ last_active_time: t.lastActive, last_connected_time: t.lastConnected, date_joined: user.date_joined });
-  const event = { type: "presence", user_id: user.id, email: user.email, server_timestamp: nowSecs(app), presence: { website } };
+  const source = { last_active_time: t.lastActive, last_connected_time: t.lastConnected, date_joined: user.date_joined };
+  const website = legacyClientPresence(source);
+  // `presences` is the simplified form (clients with simplified_presence_events); events/format.ts picks one
+  const event = { type: "presence", user_id: user.id, email: user.email, server_timestamp: nowSecs(app), presence: { website }, presences: { [user.id]: modernPresence(source) } };
   app.events.publish(event, await usersWhoCanAccess(app, user.id));
 }
 

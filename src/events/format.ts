@@ -59,6 +59,11 @@ export function formatForQueue(event: Event, q: EventQueue): Event | Event[] | n
     if (!caps.stream_typing_notifications) return null;
     return { ...event, topic: topic(event.topic) };
   }
+  // Presence comes in two shapes: the simplified one (FL 419) or the legacy per-client one.
+  if (event.type === "presence" && event.presences) {
+    const { presences, user_id, email, server_timestamp, presence, ...rest } = event as any;
+    return caps.simplified_presence_events ? { ...rest, presences } : { ...rest, user_id, email, server_timestamp, presence };
+  }
   // Without include_deactivated_groups a deactivated group simply disappears.
   if (event.type === "user_group" && event.op === "update" && (event.data as any)?.deactivated === true && !caps.include_deactivated_groups) {
     return { type: "user_group", op: "remove", group_id: event.group_id };

@@ -16,7 +16,7 @@ const RegisterArgs = t.Object({
   fetch_event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
   narrow: t.Array(t.Array(t.String()), { default: [] }),
   queue_lifespan_secs: t.Integer({ minimum: 0, default: 0 }),
-  presence_history_limit_days: t.Optional(t.Integer()),
+  presence_history_limit_days: t.Optional(t.Integer({ minimum: 1 })),
 });
 
 export const eventRoutes = (app: App) =>
@@ -30,6 +30,7 @@ export const eventRoutes = (app: App) =>
           applyMarkdown: p.apply_markdown,
           clientGravatar: p.client_gravatar,
           slimPresence: p.slim_presence,
+          presenceHistoryLimitDays: p.presence_history_limit_days,
           allPublicStreams: p.all_public_streams,
           includeSubscribers: p.include_subscribers,
           clientCapabilities: p.client_capabilities,

@@ -168,3 +168,29 @@ describe("older event forms for clients without a capability", () => {
     expect(legacy.events.map(({ id: _, ...e }) => e)).toEqual([{ type: "user_group", op: "remove", group_id: 42 }]);
   });
 });
+
+describe("presence events", () => {
+  test("clients with simplified_presence_events get the modern shape, others the legacy one", async () => {
+    const q = (capabilities: Record<string, boolean>) =>
+      s.app.events.register({ userId: s.users.hamlet.id, eventTypes: ["presence"], applyMarkdown: false, clientGravatar: true, allPublicStreams: false, narrow: [], capabilities, lifespanSecs: 0, clientName: "t" });
+    const modern = q({ simplified_presence_events: true });
+    const legacy = q({});
+    (await s.users.othello.client.post("/users/me/presence", { status: "active" })).success();
+    const now = Math.floor(s.clock.now() / 1000);
+    expect(modern.events.map(({ id: _, ...e }) => e)).toEqual([{ type: "presence", presences: { [s.users.othello.id]: { active_timestamp: now, idle_timestamp: now } } }]);
+    const old = legacy.events[0] as any;
+    expect(old).toMatchObject({ type: "presence", user_id: s.users.othello.id, email: "othello@zulip.com", presence: { website: { client: "website", status: "active", timestamp: now, pushable: false } } });
+    expect(old.presences).toBeUndefined();
+  });
+
+  test("presence_history_limit_days limits the presences /register returns", async () => {
+    (await s.users.cordelia.client.post("/users/me/presence", { status: "active" })).success();
+    s.clock.advance(3 * 86400_000);
+    (await s.users.iago.client.post("/users/me/presence", { status: "active" })).success();
+    const recent = (await s.users.hamlet.client.post("/register", { fetch_event_types: ["presence"], slim_presence: true, presence_history_limit_days: 1 })).success();
+    expect(Object.keys(recent.presences)).toContain(String(s.users.iago.id));
+    expect(Object.keys(recent.presences)).not.toContain(String(s.users.cordelia.id));
+    const all = (await s.users.hamlet.client.post("/register", { fetch_event_types: ["presence"], slim_presence: true })).success();
+    expect(Object.keys(all.presences)).toContain(String(s.users.cordelia.id));
+  });
+});

@@ -31,6 +31,8 @@ export interface StateOptions {
   allPublicStreams: boolean;
   includeSubscribers: boolean;
   slimPresence: boolean;
+  /** presence_history_limit_days (default 14) */
+  presenceHistoryLimitDays?: number;
   clientCapabilities: Record<string, boolean>;
 }
 

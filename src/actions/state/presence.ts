@@ -5,5 +5,5 @@ import type { StateOptions } from ".";
 
 /** `presence` initial state: presences (format per slim_presence), presence_last_update_id, server_timestamp. */
 export async function presenceState(app: App, me: UserRow, opts: StateOptions) {
-  return realmPresence(app, me, { slim: opts.slimPresence });
+  return realmPresence(app, me, { slim: opts.slimPresence, historyLimitDays: opts.presenceHistoryLimitDays });
 }
