@@ -5,6 +5,7 @@ import { makeUser, setRealmSettings } from "../helpers/people";
 import { systemGroup } from "../helpers/invite-fixtures";
 import { flagsOf, holdersOf, messageRow, queueEvents, registerQueue, sendDm, sendStream } from "../helpers/messages";
 import { FLAG } from "../../src/domain/flags";
+import { makePng, upload } from "../helpers/uploads";
 
 let s: TestServer;
 let denmark: number;
@@ -297,6 +298,20 @@ describe("local echo", () => {
     await sendDm(s, "hamlet", ["othello"], "no");
     const events = await queueEvents(s, "othello", q);
     expect(events.map((e) => e.message.content)).toEqual(["yes"]);
+  });
+});
+
+describe("uploads in messages", () => {
+  test("an uploaded image gets Zulip's inline preview and is linked to the message", async () => {
+    const png = await makePng(40, 30);
+    const up = await upload(s, "hamlet", "pic.png", png, "image/png");
+    const id = await sendStream(s, "hamlet", "Denmark", "pictures", `[pic.png](${up.url})`);
+    const row = await messageRow(s, id);
+    expect(row!.rendered_content).toContain('class="message_inline_image"');
+    expect(row!.has_image).toBe(1);
+    expect(row!.has_attachment).toBe(1);
+    const link = await s.app.db.get("SELECT count(*) AS n FROM attachment_messages WHERE message_id = ?", [id]);
+    expect(link).toEqual({ n: 1 });
   });
 });
 

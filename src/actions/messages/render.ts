@@ -6,6 +6,8 @@ import type { UserRow } from "../../store/users";
 import { loadDirectory, realmEmojiUrl, type Directory } from "./directory";
 import { normalizeContent } from "../../domain/topic";
 import { badRequest } from "../../errors";
+import { uploadPathsIn } from "../../uploads/paths";
+import { uploadedImages } from "../uploads";
 
 export const EMPTY_TOPIC_DISPLAY_NAME = "general chat";
 
@@ -22,7 +24,9 @@ export function emptyTopicName(app: App): string {
  */
 export async function renderContext(app: App, dir: Directory, sender: Pick<UserRow, "id" | "role">, content: string): Promise<RenderContext> {
   const subscribed = content.includes("#**") ? new Set(await listSubscribedStreamIds(app.db, sender.id)) : new Set<number>();
+  const images = content.includes("/user_uploads/") ? await uploadedImages(app, uploadPathsIn(content)) : null;
   return {
+    uploadedImage: images ? (pathId) => images.get(pathId) : undefined,
     usersByName: (name) => dir.activeUsersByName(name),
     userById: (id) => {
       const u = dir.users.get(id);
