@@ -199,8 +199,9 @@ function remoteSql(ex: Client | Transaction, versions: Versions, written: Set<st
  * in-process mutex, so SQLite never waits on its own lock (a local call blocks the event loop while it
  * waits). A remote libSQL server (libsql://, http://) goes through @libsql/client and its transactions.
  */
-export async function openDb(url: string, authToken?: string): Promise<Db> {
-  const local = url.startsWith("file:");
+export async function openDb(url: string, authToken?: string, opts: { viaClient?: boolean } = {}): Promise<Db> {
+  // viaClient: a file: URL through @libsql/client, which exercises the remote code path in tests
+  const local = url.startsWith("file:") && !opts.viaClient;
   const versions = new Versions();
   const mutex = new Mutex();
   let closed = false;
@@ -244,7 +245,8 @@ export async function openDb(url: string, authToken?: string): Promise<Db> {
     };
   }
 
-  const client = createClient({ url, authToken: authToken || undefined });
+  const client = createClient({ url, authToken: authToken || undefined, ...(url.startsWith("file:") ? { concurrency: 2 } : {}) });
+  if (url.startsWith("file:")) for (const p of PRAGMAS) await client.execute(p);
   const tx = <T>(fn: (sql: Sql) => Promise<T>): Promise<T> =>
     mutex.run(async () => {
       const written = new Set<string>();

@@ -5,109 +5,116 @@ import { join } from "node:path";
 import { openDb, type Db } from "../../src/store/db";
 import { migrate, SchemaTooNewError } from "../../src/store/migrate";
 
-let db: Db;
-const dir = mkdtempSync(join(tmpdir(), "parley-db-"));
-beforeAll(async () => {
-  db = await openDb(`file:${join(dir, "t.db")}`);
-  await db.exec("CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT, flag INTEGER); CREATE TABLE b (id INTEGER PRIMARY KEY, v TEXT)");
-});
-afterAll(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-describe("the embedded database", () => {
-  test("runs in WAL mode with foreign keys on", async () => {
-    expect(await db.get("PRAGMA journal_mode")).toEqual({ journal_mode: "wal" });
-    expect(await db.get("PRAGMA foreign_keys")).toEqual({ foreign_keys: 1 });
-  });
-
-  test("rows are plain objects and booleans bind as 0/1", async () => {
-    const { lastId } = await db.run("INSERT INTO a (v, flag) VALUES (?, ?)", ["x", true]);
-    expect(await db.get("SELECT * FROM a WHERE id = ?", [lastId])).toEqual({ id: lastId, v: "x", flag: 1 });
-    expect(await db.all("SELECT v, flag FROM a WHERE flag = ?", [true])).toEqual([{ v: "x", flag: 1 }]);
-  });
-
-  test("a transaction that throws leaves nothing behind", async () => {
-    const before = await db.all("SELECT * FROM b");
-    await expect(
-      db.tx(async (sql) => {
-        await sql.run("INSERT INTO b (v) VALUES ('doomed')");
-        expect(await sql.get("SELECT count(*) AS n FROM b WHERE v = 'doomed'")).toEqual({ n: 1 });
-        throw new Error("boom");
-      }),
-    ).rejects.toThrow("boom");
-    expect(await db.all("SELECT * FROM b")).toEqual(before);
-  });
-
-  test("reads outside a transaction see only committed data", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const writing = db.tx(async (sql) => {
-      await sql.run("INSERT INTO b (v) VALUES ('pending')");
-      await gate;
+for (const mode of ["embedded", "through @libsql/client (the remote path)"] as const) {
+  describe(`the database, ${mode}`, () => {
+    let db: Db;
+    const dir = mkdtempSync(join(tmpdir(), "parley-db-"));
+    beforeAll(async () => {
+      db = await openDb(`file:${join(dir, "t.db")}`, undefined, { viaClient: mode !== "embedded" });
+      await db.exec("CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT, flag INTEGER); CREATE TABLE b (id INTEGER PRIMARY KEY, v TEXT)");
     });
-    await Bun.sleep(5);
-    expect(await db.get("SELECT count(*) AS n FROM b WHERE v = 'pending'")).toEqual({ n: 0 });
-    release();
-    await writing;
-    expect(await db.get("SELECT count(*) AS n FROM b WHERE v = 'pending'")).toEqual({ n: 1 });
-  });
-
-  test("write transactions run one at a time, in order", async () => {
-    const order: string[] = [];
-    await Promise.all(
-      ["one", "two", "three"].map((name) =>
-        db.tx(async (sql) => {
-          order.push(`start ${name}`);
-          await Bun.sleep(2);
-          await sql.run("INSERT INTO b (v) VALUES (?)", [name]);
-          order.push(`end ${name}`);
-        }),
-      ),
-    );
-    expect(order).toEqual(["start one", "end one", "start two", "end two", "start three", "end three"]);
-  });
-});
-
-describe("remembered reads (memo)", () => {
-  test("are served from memory until a write to their table commits", async () => {
-    let loads = 0;
-    const read = () => db.memo(["a"], "count-a", async () => (loads++, (await db.get<{ n: number }>("SELECT count(*) AS n FROM a"))!.n));
-    const first = await read();
-    expect(await read()).toBe(first);
-    expect(loads).toBe(1);
-    await db.run("INSERT INTO b (v) VALUES ('other table')");
-    await read();
-    expect(loads).toBe(1);
-    await db.tx((sql) => sql.run("INSERT INTO a (v) VALUES ('new')"));
-    expect(await read()).toBe(first + 1);
-    expect(loads).toBe(2);
-  });
-
-  test("a rolled-back write does not invalidate, and a transaction always reads fresh", async () => {
-    let loads = 0;
-    const load = async () => (loads++, (await db.get<{ n: number }>("SELECT count(*) AS n FROM a"))!.n);
-    await db.memo(["a"], "count-a-2", load);
-    await db.tx(async (sql) => sql.run("UPDATE a SET v = v")).catch(() => {});
-    const inTx = await db.tx(async (sql) => {
-      await sql.run("INSERT INTO a (v) VALUES ('seen inside')");
-      return sql.memo(["a"], "count-a-2", () => sql.get<{ n: number }>("SELECT count(*) AS n FROM a").then((r) => r!.n));
+    afterAll(() => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
     });
-    expect(await db.memo(["a"], "count-a-2", load)).toBe(inTx);
-  });
 
-  test("deleting a parent row invalidates reads of its cascading children", async () => {
-    let loads = 0;
-    await db.memo(["subscriptions"], "subs", async () => ++loads);
-    await db.exec("CREATE TABLE IF NOT EXISTS streams (id INTEGER PRIMARY KEY)");
-    await db.tx((sql) => sql.run("DELETE FROM streams WHERE id = -1"));
-    await db.memo(["subscriptions"], "subs", async () => ++loads);
-    expect(loads).toBe(2);
+    describe("basics", () => {
+      test("runs in WAL mode with foreign keys on", async () => {
+        expect(await db.get("PRAGMA journal_mode")).toEqual({ journal_mode: "wal" });
+        expect(await db.get("PRAGMA foreign_keys")).toEqual({ foreign_keys: 1 });
+      });
+
+      test("rows are plain objects and booleans bind as 0/1", async () => {
+        const { lastId } = await db.run("INSERT INTO a (v, flag) VALUES (?, ?)", ["x", true]);
+        expect(await db.get("SELECT * FROM a WHERE id = ?", [lastId])).toEqual({ id: lastId, v: "x", flag: 1 });
+        expect(await db.all("SELECT v, flag FROM a WHERE flag = ?", [true])).toEqual([{ v: "x", flag: 1 }]);
+      });
+
+      test("a transaction that throws leaves nothing behind", async () => {
+        const before = await db.all("SELECT * FROM b");
+        await expect(
+          db.tx(async (sql) => {
+            await sql.run("INSERT INTO b (v) VALUES ('doomed')");
+            expect(await sql.get("SELECT count(*) AS n FROM b WHERE v = 'doomed'")).toEqual({ n: 1 });
+            throw new Error("boom");
+          }),
+        ).rejects.toThrow("boom");
+        expect(await db.all("SELECT * FROM b")).toEqual(before);
+      });
+
+      test("reads outside a transaction see only committed data", async () => {
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        const writing = db.tx(async (sql) => {
+          await sql.run("INSERT INTO b (v) VALUES ('pending')");
+          await gate;
+        });
+        await Bun.sleep(5);
+        expect(await db.get("SELECT count(*) AS n FROM b WHERE v = 'pending'")).toEqual({ n: 0 });
+        release();
+        await writing;
+        expect(await db.get("SELECT count(*) AS n FROM b WHERE v = 'pending'")).toEqual({ n: 1 });
+      });
+
+      test("write transactions run one at a time, in order", async () => {
+        const order: string[] = [];
+        await Promise.all(
+          ["one", "two", "three"].map((name) =>
+            db.tx(async (sql) => {
+              order.push(`start ${name}`);
+              await Bun.sleep(2);
+              await sql.run("INSERT INTO b (v) VALUES (?)", [name]);
+              order.push(`end ${name}`);
+            }),
+          ),
+        );
+        expect(order).toEqual(["start one", "end one", "start two", "end two", "start three", "end three"]);
+      });
+    });
+
+    describe("remembered reads (memo)", () => {
+      test("are served from memory until a write to their table commits", async () => {
+        let loads = 0;
+        const read = () => db.memo(["a"], "count-a", async () => (loads++, (await db.get<{ n: number }>("SELECT count(*) AS n FROM a"))!.n));
+        const first = await read();
+        expect(await read()).toBe(first);
+        expect(loads).toBe(1);
+        await db.run("INSERT INTO b (v) VALUES ('other table')");
+        await read();
+        expect(loads).toBe(1);
+        await db.tx((sql) => sql.run("INSERT INTO a (v) VALUES ('new')"));
+        expect(await read()).toBe(first + 1);
+        expect(loads).toBe(2);
+      });
+
+      test("a rolled-back write does not invalidate, and a transaction always reads fresh", async () => {
+        let loads = 0;
+        const load = async () => (loads++, (await db.get<{ n: number }>("SELECT count(*) AS n FROM a"))!.n);
+        await db.memo(["a"], "count-a-2", load);
+        await db.tx(async (sql) => sql.run("UPDATE a SET v = v")).catch(() => {});
+        const inTx = await db.tx(async (sql) => {
+          await sql.run("INSERT INTO a (v) VALUES ('seen inside')");
+          return sql.memo(["a"], "count-a-2", () => sql.get<{ n: number }>("SELECT count(*) AS n FROM a").then((r) => r!.n));
+        });
+        expect(await db.memo(["a"], "count-a-2", load)).toBe(inTx);
+      });
+
+      test("deleting a parent row invalidates reads of its cascading children", async () => {
+        let loads = 0;
+        await db.memo(["subscriptions"], "subs", async () => ++loads);
+        await db.exec("CREATE TABLE IF NOT EXISTS streams (id INTEGER PRIMARY KEY)");
+        await db.tx((sql) => sql.run("DELETE FROM streams WHERE id = -1"));
+        await db.memo(["subscriptions"], "subs", async () => ++loads);
+        expect(loads).toBe(2);
+      });
+    });
+
   });
-});
+}
 
 describe("migrations", () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-db-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   test("are applied once, each recorded, and a newer database is refused", async () => {
     const other = await openDb(`file:${join(dir, "m.db")}`);
     const m = [
