@@ -30,12 +30,16 @@ class MessageWriter {
   write<T>(job: WriteJob<T>): Promise<{ id: number; extra: T | undefined }> {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
-      if (!this.running) void this.drain();
+      if (!this.running) {
+        // The engine is synchronous: a transaction started now would finish before any other request
+        // is read. Waiting for the next turn of the event loop lets concurrent sends join this batch.
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
   private async drain() {
-    this.running = true;
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, 256);
