@@ -14,6 +14,7 @@ import { findRealm, updateRealm } from "../store/realm";
 import { listActiveUserIds, type UserRow } from "../store/users";
 import { groupSettingApiValues, updateGroupSetting } from "./group-settings";
 import { syncFullMembers } from "./user-updates";
+import { watchUserAccess } from "./user-access";
 
 export const REALM_GROUP_SETTING_NAMES = Object.keys(REALM_GROUP_SETTING_DEFAULTS) as (keyof typeof REALM_GROUP_SETTING_DEFAULTS)[];
 
@@ -71,6 +72,8 @@ export async function updateRealmSettings(app: App, actor: UserRow, changes: Rea
   if (values.topics_policy !== undefined && values.mandatory_topics === undefined) values.mandatory_topics = values.topics_policy === "disable_empty_topic";
   if (values.mandatory_topics !== undefined && values.topics_policy === undefined) values.topics_policy = values.mandatory_topics ? "disable_empty_topic" : "allow_empty_topic";
 
+  // Guests' view of users follows can_access_all_users_group.
+  const access = changes.can_access_all_users_group !== undefined ? await watchUserAccess(app, "all") : null;
   const result = await app.db.tx(async (sql) => {
     const row = (await findRealm(sql))!;
     const stored = JSON.parse(row.settings || "{}") as Record<string, unknown>;
@@ -118,6 +121,7 @@ export async function updateRealmSettings(app: App, actor: UserRow, changes: Rea
     data[k] = v;
     app.events.publish({ type: "realm", op: "update_dict", property: "default", data: { [k]: v } }, everyone);
   }
+  if (access && result.groupChanged.some(([k]) => k === "can_access_all_users_group")) await access.publish();
   return data;
 }
 

@@ -34,6 +34,7 @@ import {
   type SubscriptionRow,
 } from "../store/subscriptions";
 import { findUserByEmail, findUserById, listUsersByIds, type UserRow } from "../store/users";
+import { watchUserAccess } from "./user-access";
 
 const noSuchUser = () => badRequest("No such user");
 
@@ -107,6 +108,7 @@ export async function subscribe(app: App, me: UserRow, input: SubscribeInput): P
   if (unauthorized.length && input.authorizationErrorsFatal) throw badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
 
   const colorByName = new Map(wanted.filter((s) => s.color).map((s) => [s.name.toLowerCase(), s.color!]));
+  const access = await watchUserAccess(app, { userIds: targets.map((u) => u.id), streamIds: authorized.map((s) => s.id) });
   const { created, added, already } = await app.db.tx(async (sql) => {
     const created: StreamRow[] = [];
     for (const [i, s] of toCreate.entries()) {
@@ -138,6 +140,8 @@ export async function subscribe(app: App, me: UserRow, input: SubscribeInput): P
   });
   if (created.length) await reloadGroups(app);
 
+  // Guests first learn about the users they can now see, then about the subscriptions.
+  await access.publish();
   await publishSubscriptionAdds(app, created, added);
   if (created.length && input.isDefaultStream) await publishDefaultStreams(app);
   const messagesSent = await notifyNewChannels(app, me, { created, added, announce: input.announce, sendSubscriptionMessages: input.sendSubscriptionMessages });
@@ -218,6 +222,7 @@ export async function unsubscribe(app: App, me: UserRow, names: string[], princi
   if (missing !== undefined) throw streamDoesNotExist(missing.trim());
   const streams = [...new Map(names.map((n) => byName.get(n.trim().toLowerCase())!).map((s) => [s.id, s])).values()];
 
+  const access = await watchUserAccess(app, { userIds: targets.map((u) => u.id), streamIds: streams.map((s) => s.id) });
   const removed = await app.db.tx(async (sql) => {
     const rows = await listSubscriptionRows(sql, targets.map((u) => u.id), streams.map((s) => s.id));
     const active = rows.filter((r) => r.active);
@@ -232,6 +237,7 @@ export async function unsubscribe(app: App, me: UserRow, names: string[], princi
     }
   }
   await publishSubscriptionRemovals(app, streams, targets, removed);
+  if (removed.length) await access.publish();
   return result;
 }
 

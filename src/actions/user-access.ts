@@ -1,7 +1,10 @@
 import { realmOf, type App } from "../app";
-import { isAdmin, isGuest } from "../domain/roles";
+import { isAdmin, isGuest, ROLE } from "../domain/roles";
+import { userDict } from "../domain/user-format";
 import { badRequest } from "../errors";
-import { findUserById, listAccessibleUserIds, listActiveUserIds, listUsersByIds, type UserRow } from "../store/users";
+import { mapSubscriberIds } from "../store/subscriptions";
+import { findUserById, listAccessibleUserIds, listActiveUserIds, listActiveUserIdsWithRoles, listUsersByIds, type UserRow } from "../store/users";
+import { profileDataOf } from "./profile-fields";
 
 /**
  * Who may see whom. Everyone sees everyone unless the organization's can_access_all_users_group
@@ -37,6 +40,88 @@ export async function usersWhoCanAccess(app: App, targetId: number): Promise<num
     if (u.id === targetId || canAccessAllUsers(app, u) || (await listAccessibleUserIds(app.db, u.id)).has(targetId)) out.push(u.id);
   }
   return out.sort((a, b) => a - b);
+}
+
+/** What a change may alter: the access of guests among these users and these channels' subscribers, or of every guest. */
+export type AccessScope = { userIds?: number[]; streamIds?: number[] } | "all";
+
+export interface AccessWatch {
+  /** After the change has committed (and after reloadRealm / reloadGroups): sends the differences. */
+  publish(): Promise<void>;
+}
+
+const NOTHING: AccessWatch = { publish: async () => {} };
+
+/**
+ * Guests' view of users around a change that may widen or narrow it (subscribing, unsubscribing,
+ * can_access_all_users_group). Call it before the change; publish() then sends each affected guest
+ * realm_user add (the full user) for every active user they gained and realm_user remove for every
+ * one they lost, as Zulip does (feature level 228). Costs nothing when nobody's view is limited
+ * before and after the change (the common case).
+ */
+export async function watchUserAccess(app: App, scope: AccessScope): Promise<AccessWatch> {
+  if (scope !== "all" && guestsSeeEveryone(app)) return NOTHING;
+  const guests = await guestsIn(app, scope);
+  if (!guests.length) return NOTHING;
+  const before = await accessOf(app, guests);
+  return {
+    async publish() {
+      if (scope !== "all" && guestsSeeEveryone(app)) return;
+      const after = await accessOf(app, guests);
+      await publishAccessChanges(app, guests, before, after);
+    },
+  };
+}
+
+/** The active guests a change of `scope` may affect. */
+async function guestsIn(app: App, scope: AccessScope): Promise<UserRow[]> {
+  const realm = realmOf(app);
+  let ids: number[];
+  if (scope === "all") ids = await listActiveUserIdsWithRoles(app.db, realm.id, [ROLE.guest]);
+  else {
+    const subscribers = await mapSubscriberIds(app.db, scope.streamIds ?? []);
+    ids = [...new Set([...(scope.userIds ?? []), ...[...subscribers.values()].flat()])];
+  }
+  return (await listUsersByIds(app.db, ids)).filter((u) => u.is_active && isGuest(u.role) && u.realm_id === realm.id);
+}
+
+/** Each guest's accessible ids now (null: everyone). */
+async function accessOf(app: App, guests: UserRow[]): Promise<Map<number, Set<number> | null>> {
+  return new Map(await Promise.all(guests.map(async (g) => [g.id, await accessibleUserIds(app, g)] as const)));
+}
+
+async function publishAccessChanges(app: App, guests: UserRow[], before: Map<number, Set<number> | null>, after: Map<number, Set<number> | null>) {
+  const changes: { guestId: number; added: number[]; removed: number[] }[] = [];
+  let everyone: number[] | null = null;
+  const all = async () => (everyone ??= await listActiveUserIds(app.db, realmOf(app).id));
+  for (const g of guests) {
+    const b = before.get(g.id)!;
+    const a = after.get(g.id)!;
+    if (b === null && a === null) continue;
+    const had = (id: number) => b === null || b.has(id);
+    const has = (id: number) => a === null || a.has(id);
+    const candidates = b === null || a === null ? await all() : [...new Set([...b, ...a])];
+    const added = candidates.filter((id) => !had(id) && has(id));
+    const removed = candidates.filter((id) => had(id) && !has(id));
+    if (added.length || removed.length) changes.push({ guestId: g.id, added, removed });
+  }
+  if (!changes.length) return;
+  const ids = [...new Set(changes.flatMap((c) => [...c.added, ...c.removed]))];
+  const users = new Map((await listUsersByIds(app.db, ids)).filter((u) => u.is_active).map((u) => [u.id, u]));
+  const addedIds = [...new Set(changes.flatMap((c) => c.added))].filter((id) => users.has(id) && !users.get(id)!.is_bot);
+  const profiles = await profileDataOf(app, addedIds);
+  for (const { guestId, added, removed } of changes) {
+    for (const id of added.sort((x, y) => x - y)) {
+      const u = users.get(id);
+      if (!u) continue;
+      const person = userDict(u, { clientGravatar: false, profileData: u.is_bot ? undefined : (profiles.get(id) ?? {}) });
+      app.events.publish({ type: "realm_user", op: "add", person }, [guestId]);
+    }
+    for (const id of removed.sort((x, y) => x - y)) {
+      const u = users.get(id);
+      if (u) app.events.publish({ type: "realm_user", op: "remove", person: { user_id: id, full_name: u.full_name } }, [guestId]);
+    }
+  }
 }
 
 /** Administrators may manage anyone; a user manages the bots they own (Zulip's can_admin_user). */

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../helpers/server";
+import { insertMessage, makeStream, makeUser, setRealmSettings } from "../helpers/people";
+import { ROLE } from "../../src/domain/roles";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(() => s.close());
+
+const groupId = (name: string) => s.app.systemGroups.get(name as any)!;
+const limitAccess = () => setRealmSettings(s, { can_access_all_users_group: groupId("role:members") });
+const allowEveryone = () => setRealmSettings(s, { can_access_all_users_group: groupId("role:everyone") });
+const realmUserEvents = (events: { type: string }[]) => events.filter((e) => e.type === "realm_user") as any[];
+const ids = (events: any[], op: string) => events.filter((e) => e.op === op).map((e) => e.person.user_id).sort((a: number, b: number) => a - b);
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const streamName = async (id: number) => (await s.app.db.get<{ name: string }>("SELECT name FROM streams WHERE id = ?", [id]))!.name;
+
+describe("realm_user events when a guest's view of users changes", () => {
+  test("a guest subscribed to a channel receives realm_user add for each subscriber they could not see, before the subscription", async () => {
+    const guest = await makeUser(s, "Access Guest", ROLE.guest);
+    const known = await makeUser(s, "Known Peer");
+    const p1 = await makeUser(s, "New Peer One");
+    const p2 = await makeUser(s, "New Peer Two");
+    await makeStream(s, "already shared", [guest.id, known.id]);
+    const room = await makeStream(s, "new room", [known.id, p1.id, p2.id]);
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        (await s.users.iago.client.post("/users/me/subscriptions", { subscriptions: [{ name: await streamName(room) }], principals: [guest.id] })).success();
+      });
+      const mine = events.ofUser(guest.id);
+      const added = realmUserEvents(mine);
+      expect(ids(added, "add")).toEqual(sorted([p1.id, p2.id]));
+      const person = added.find((e) => e.person.user_id === p1.id).person;
+      expect(person).toMatchObject({ user_id: p1.id, full_name: "New Peer One", email: p1.email, role: ROLE.member, is_active: true, is_guest: false, profile_data: {} });
+      const firstAdd = mine.findIndex((e) => e.type === "realm_user");
+      const subscriptionAdd = mine.findIndex((e) => e.type === "subscription" && e.op === "add");
+      expect(firstAdd).toBeGreaterThanOrEqual(0);
+      expect(firstAdd).toBeLessThan(subscriptionAdd);
+      // members see everyone already: nobody else hears about these users
+      expect(realmUserEvents(events.ofUser(known.id))).toEqual([]);
+      expect(realmUserEvents(events.of("hamlet"))).toEqual([]);
+      const visible = (await guest.client.get("/users")).success().members.map((m: any) => m.user_id);
+      expect(visible).toEqual(expect.arrayContaining([p1.id, p2.id]));
+    } finally {
+      await allowEveryone();
+    }
+  });
+
+  test("a user who joins a guest's channel appears to that guest, and only to guests who could not see them", async () => {
+    const guest = await makeUser(s, "Room Guest", ROLE.guest);
+    const other = await makeUser(s, "Other Guest", ROLE.guest);
+    const joiner = await makeUser(s, "Joiner");
+    const room = await makeStream(s, "guest lounge", [guest.id]);
+    await makeStream(s, "joiner and other", [joiner.id, other.id]);
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        (await joiner.client.post("/users/me/subscriptions", { subscriptions: [{ name: await streamName(room) }] })).success();
+      });
+      expect(realmUserEvents(events.ofUser(guest.id))).toEqual([expect.objectContaining({ type: "realm_user", op: "add", person: expect.objectContaining({ user_id: joiner.id, full_name: "Joiner" }) })]);
+      expect(realmUserEvents(events.ofUser(other.id))).toEqual([]);
+      expect(realmUserEvents(events.ofUser(joiner.id))).toEqual([]);
+    } finally {
+      await allowEveryone();
+    }
+  });
+
+  test("unsubscribing a guest sends realm_user remove for the users they no longer share anything with", async () => {
+    const guest = await makeUser(s, "Leaving Guest", ROLE.guest);
+    const onlyHere = await makeUser(s, "Only Here");
+    const alsoElsewhere = await makeUser(s, "Also Elsewhere");
+    const penPal = await makeUser(s, "Pen Pal Peer");
+    const room = await makeStream(s, "leaving room", [guest.id, onlyHere.id, alsoElsewhere.id, penPal.id]);
+    await makeStream(s, "staying room", [guest.id, alsoElsewhere.id]);
+    await insertMessage(s, { senderId: penPal.id, dmWith: [guest.id], holders: [penPal.id, guest.id] });
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        (await guest.client.delete("/users/me/subscriptions", { subscriptions: [await streamName(room)] })).success();
+      });
+      const mine = events.ofUser(guest.id);
+      expect(realmUserEvents(mine)).toEqual([{ type: "realm_user", op: "remove", person: { user_id: onlyHere.id, full_name: "Only Here" } }]);
+      expect(mine.findIndex((e) => e.type === "subscription" && e.op === "remove")).toBeLessThan(mine.findIndex((e) => e.type === "realm_user"));
+      (await guest.client.get(`/users/${onlyHere.id}`)).error("Insufficient permission");
+      expect((await guest.client.get(`/users/${alsoElsewhere.id}`)).success().user.user_id).toBe(alsoElsewhere.id);
+    } finally {
+      await allowEveryone();
+    }
+  });
+
+  test("a user who leaves the only channel they share with a guest disappears from the guest's view", async () => {
+    const guest = await makeUser(s, "Watching Guest", ROLE.guest);
+    const leaver = await makeUser(s, "Leaver");
+    const room = await makeStream(s, "watched room", [guest.id, leaver.id]);
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        (await leaver.client.delete("/users/me/subscriptions", { subscriptions: [await streamName(room)] })).success();
+      });
+      expect(realmUserEvents(events.ofUser(guest.id))).toEqual([{ type: "realm_user", op: "remove", person: { user_id: leaver.id, full_name: "Leaver" } }]);
+      expect(realmUserEvents(events.ofUser(leaver.id))).toEqual([]);
+    } finally {
+      await allowEveryone();
+    }
+  });
+
+  test("nothing is sent while the organization lets guests see everyone", async () => {
+    const guest = await makeUser(s, "Open Guest", ROLE.guest);
+    const peer = await makeUser(s, "Open Peer");
+    const room = await makeStream(s, "open room", [peer.id]);
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.post("/users/me/subscriptions", { subscriptions: [{ name: await streamName(room) }], principals: [guest.id] })).success();
+      (await s.users.iago.client.delete("/users/me/subscriptions", { subscriptions: [await streamName(room)], principals: [guest.id] })).success();
+    });
+    expect(realmUserEvents(events.ofUser(guest.id))).toEqual([]);
+  });
+});
+
+describe("PATCH /realm can_access_all_users_group", () => {
+  test("narrowing it sends each guest realm_user remove for everyone they can no longer see, and widening it adds them back", async () => {
+    const guest = await makeUser(s, "Realm Guest", ROLE.guest);
+    const peer = await makeUser(s, "Realm Peer");
+    await makeStream(s, "realm guest room", [guest.id, peer.id]);
+    const active = (await s.app.db.all<{ id: number }>("SELECT id FROM users WHERE is_active = 1")).map((r) => r.id);
+    const visibleToGuest = new Set([guest.id, peer.id]);
+    const hidden = sorted(active.filter((id) => !visibleToGuest.has(id)));
+
+    const narrowed = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.patch("/realm", { can_access_all_users_group: { new: groupId("role:members") } })).success();
+    });
+    const removed = realmUserEvents(narrowed.ofUser(guest.id));
+    expect(removed.every((e) => e.op === "remove")).toBe(true);
+    expect(ids(removed, "remove")).toEqual(hidden);
+    expect(removed.find((e) => e.person.user_id === s.users.hamlet.id).person).toEqual({ user_id: s.users.hamlet.id, full_name: "King Hamlet" });
+    // the cast's guest loses sight of users too; members and administrators are unaffected
+    expect(ids(realmUserEvents(narrowed.of("polonius")), "remove")).toContain(s.users.hamlet.id);
+    expect(realmUserEvents(narrowed.of("hamlet"))).toEqual([]);
+    expect(realmUserEvents(narrowed.of("iago"))).toEqual([]);
+    expect(narrowed.of("hamlet")).toContainEqual({ type: "realm", op: "update_dict", property: "default", data: { can_access_all_users_group: groupId("role:members") } });
+
+    const widened = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.patch("/realm", { can_access_all_users_group: { new: groupId("role:everyone") } })).success();
+    });
+    const added = realmUserEvents(widened.ofUser(guest.id));
+    expect(added.every((e) => e.op === "add")).toBe(true);
+    expect(ids(added, "add")).toEqual(hidden);
+    expect(added.find((e) => e.person.user_id === s.users.hamlet.id).person).toMatchObject({ user_id: s.users.hamlet.id, full_name: "King Hamlet", email: "hamlet@zulip.com", is_active: true });
+    expect(realmUserEvents(widened.of("hamlet"))).toEqual([]);
+  });
+
+  test("setting it to the value it already has sends no realm_user events", async () => {
+    const events = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.patch("/realm", { can_access_all_users_group: { new: groupId("role:everyone") } })).success();
+    });
+    expect(realmUserEvents(events.of("polonius"))).toEqual([]);
+  });
+});
