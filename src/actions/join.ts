@@ -3,14 +3,11 @@ import { ROLE } from "../domain/roles";
 import { generateApiKey } from "../lib/random";
 import type { Sql } from "../store/db";
 import { addMembers } from "../store/groups";
-import { deleteAllSubscriptionsOf, findInviteByKey, liveGroupIds, liveStreamIds, type InviteRow } from "../store/invites";
+import { findInviteByKey, liveGroupIds, liveStreamIds, type InviteRow } from "../store/invites";
 import { insertRecipient } from "../store/realm";
-import { listStreamsByIds } from "../store/streams";
-import { listSubscribedStreamIds, upsertSubscriptions } from "../store/subscriptions";
 import { findUserByEmail, findUserById, insertUser, listActiveUserIds, updateUser, type UserRow } from "../store/users";
-import { loadAudience, metadataAudience } from "./channel-data";
 import { sendMessage } from "./messages/send";
-import { createUser, STREAM_COLORS, type CreatedUser } from "./users";
+import { createUser, subscribeNewUser, type CreatedUser } from "./users";
 
 /** Redeeming an invitation link (GET and POST /join/{key}/): checks, account creation, welcome. */
 
@@ -49,45 +46,28 @@ export interface SignUp {
 /**
  * POST /join/{key}/: creates the account with the invited role, subscribes it to the invitation's
  * channels (and the organization's default channels when the invitation says so) and adds it to
- * the invitation's groups, all in createUser's transaction; then the events.
+ * the invitation's groups, all in createUser's transaction (which also sends the peer_add events);
+ * then the group events and the welcome.
  */
 export async function redeemInvite(app: App, key: string, input: SignUp): Promise<CreatedUser> {
   const invite = await usableInvite(app, key);
   const realm = realmOf(app);
   const streamIds = await liveStreamIds(app.db, realm.id, JSON.parse(invite.stream_ids) as number[]);
   const groupIds = await liveGroupIds(app.db, realm.id, JSON.parse(invite.group_ids) as number[]);
-  let subscribed: number[] = [];
   const created = await createUser(
     app,
     null,
-    { email: input.email, fullName: input.fullName, password: input.password, role: invite.invited_as },
+    { email: input.email, fullName: input.fullName, password: input.password, role: invite.invited_as, defaultChannels: Boolean(invite.include_realm_default_subscriptions) },
     async (sql: Sql, userId: number) => {
       checkUsable(app, await findInviteByKey(sql, key));
-      // createUser has subscribed the new account to the default channels
-      if (!invite.include_realm_default_subscriptions) await deleteAllSubscriptionsOf(sql, userId);
-      const existing = new Set(await listSubscribedStreamIds(sql, userId));
-      const fresh = streamIds.filter((id) => !existing.has(id));
-      await upsertSubscriptions(sql, fresh.map((streamId, i) => ({ userId, streamId, color: STREAM_COLORS[(existing.size + i) % STREAM_COLORS.length]! })));
+      await subscribeNewUser(sql, userId, streamIds);
       for (const g of groupIds) await addMembers(sql, g, [userId]);
-      subscribed = await listSubscribedStreamIds(sql, userId);
     },
   );
-  await publishJoinEvents(app, created.userId, subscribed, groupIds);
+  const everyone = await listActiveUserIds(app.db, realm.id);
+  for (const g of groupIds) app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [created.userId] }, everyone);
   await sendWelcomeMessages(app, created.userId, invite.welcome_message_custom_text);
   return created;
-}
-
-/** The new member's group memberships (to everyone) and subscriptions (peer_add to who may see them). */
-async function publishJoinEvents(app: App, userId: number, streamIds: number[], groupIds: number[]) {
-  const everyone = await listActiveUserIds(app.db, realmOf(app).id);
-  for (const g of groupIds) app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [userId] }, everyone);
-  if (!streamIds.length) return;
-  const streams = await listStreamsByIds(app.db, streamIds);
-  const audience = await loadAudience(app, app.db, streamIds);
-  for (const stream of streams) {
-    const peers = metadataAudience(app, audience, stream).filter((u) => u !== userId);
-    app.events.publish({ type: "subscription", op: "peer_add", stream_ids: [stream.id], user_ids: [userId] }, peers);
-  }
 }
 
 /** Zulip's Welcome Bot, the sender of the welcome direct messages; created on first use. */

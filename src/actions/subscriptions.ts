@@ -167,9 +167,9 @@ function groupNames(pairs: { user: UserRow; stream: StreamRow }[]): Record<strin
 /**
  * Events after subscribing: stream create for channels that are new or newly visible to a
  * subscriber, subscription add to each subscriber (with subscriber lists), peer_add to everyone
- * else who may see the channel's subscribers.
+ * else who may see the channel's subscribers. createUser uses it for a new user's channels.
  */
-async function publishSubscriptionAdds(app: App, created: StreamRow[], added: { user: UserRow; stream: StreamRow }[]) {
+export async function publishSubscriptionAdds(app: App, created: StreamRow[], added: { user: UserRow; stream: StreamRow }[]) {
   const streams = [...new Map([...created, ...added.map((a) => a.stream)].map((s) => [s.id, s])).values()];
   if (!streams.length) return;
   const fresh = await listStreamsByIds(app.db, streams.map((s) => s.id));

@@ -20,7 +20,11 @@ import {
   type UserRow,
 } from "../store/users";
 import type { Sql } from "../store/db";
+import { listDefaultStreamIds, listStreamsByIds } from "../store/streams";
+import { listSubscribedStreamIds, mapUsedColors, upsertSubscriptions } from "../store/subscriptions";
+import { pickColor } from "../domain/stream-colors";
 import { profileDataOf } from "./profile-fields";
+import { publishSubscriptionAdds } from "./subscriptions";
 import { accessibleUserIds, canAccessUser, usersWhoCanAccess } from "./user-access";
 
 export interface NewUserInput {
@@ -35,6 +39,8 @@ export interface NewUserInput {
   defaultSendingStreamId?: number | null;
   defaultEventsRegisterStreamId?: number | null;
   defaultAllPublicStreams?: boolean;
+  /** join the organization's default channels (default: humans do, bots do not, as in Zulip) */
+  defaultChannels?: boolean;
 }
 
 export interface CreatedUser {
@@ -48,8 +54,9 @@ export const hashPassword = (password: string) => Bun.password.hash(password, { 
 
 /**
  * Creates a user (or bot): validated, written with its group memberships and default-channel
- * subscriptions in one transaction, then announced: realm_user add, system-group add_members,
- * and for bots realm_bot add to the owner and the administrators.
+ * subscriptions (plus whatever `extra` writes) in one transaction, then announced: realm_user add,
+ * system-group add_members, subscription peer_add for each channel the user is now in, and for
+ * bots realm_bot add to the owner and the administrators.
  */
 export async function createUser(app: App, _actor: UserRow | null, input: NewUserInput, extra?: (sql: Sql, userId: number) => Promise<void>): Promise<CreatedUser> {
   const realm = realmOf(app);
@@ -87,7 +94,7 @@ export async function createUser(app: App, _actor: UserRow | null, input: NewUse
     const recipientId = await insertRecipient(sql, 1, id);
     await updateUser(sql, id, { recipient_id: recipientId });
     for (const g of groups) await addMembers(sql, g, [id]);
-    await subscribeToDefaultStreams(sql, id);
+    if (input.defaultChannels ?? !input.isBot) await subscribeToDefaultStreams(sql, realm.id, id);
     if (extra) await extra(sql, id);
     return id;
   });
@@ -101,25 +108,24 @@ export async function createUser(app: App, _actor: UserRow | null, input: NewUse
     const bot = botDict(user, await streamNames(app, [user]));
     app.events.publish({ type: "realm_bot", op: "add", bot }, await botAdministrators(app, user));
   }
+  const streams = await listStreamsByIds(app.db, await listSubscribedStreamIds(app.db, userId));
+  await publishSubscriptionAdds(app, [], streams.map((stream) => ({ user, stream })));
   return { userId, email, apiKey };
 }
 
-/** New users join the organization's default channels. */
-async function subscribeToDefaultStreams(sql: Sql, userId: number) {
-  const rows = await sql.all<{ stream_id: number }>(
-    "SELECT d.stream_id FROM default_streams d JOIN streams s ON s.id = d.stream_id WHERE s.is_archived = 0",
-  );
-  for (const [i, r] of rows.entries()) {
-    await sql.run("INSERT OR IGNORE INTO subscriptions (user_id, stream_id, color) VALUES (?, ?, ?)", [userId, r.stream_id, STREAM_COLORS[i % STREAM_COLORS.length]!]);
-  }
+/** New users join the organization's default channels (archived ones excepted). */
+async function subscribeToDefaultStreams(sql: Sql, realmId: number, userId: number) {
+  const streams = await listStreamsByIds(sql, await listDefaultStreamIds(sql, realmId));
+  await subscribeNewUser(sql, userId, streams.filter((s) => !s.is_archived).map((s) => s.id));
 }
 
-/** Zulip's palette for new subscriptions. */
-export const STREAM_COLORS = [
-  "#76ce90", "#fae589", "#a6c7e5", "#e79ab5", "#bfd56f", "#f4ae55", "#b0a5fd", "#addfe5", "#f5ce6e", "#c2726a",
-  "#94c849", "#bd86e5", "#ee7e4a", "#a6dcbf", "#95a5fd", "#53a063", "#9987e1", "#e4523d", "#c2c2c2", "#4f8de4",
-  "#c6a8ad", "#e7cc4d", "#c8bebf", "#a47462",
-];
+/** Subscribes a user created in this transaction to channels, each with a palette colour it does not use yet. */
+export async function subscribeNewUser(sql: Sql, userId: number, streamIds: number[]) {
+  const used = (await mapUsedColors(sql, [userId])).get(userId)!;
+  const subscribed = new Set(await listSubscribedStreamIds(sql, userId));
+  const fresh = [...new Set(streamIds)].filter((id) => !subscribed.has(id));
+  await upsertSubscriptions(sql, fresh.map((streamId) => ({ userId, streamId, color: pickColor(used) })));
+}
 
 /**
  * The system groups a user of `role` who joined at `dateJoined` belongs to directly: members are

@@ -59,9 +59,6 @@ export const revokeInvite = (sql: Sql, id: number) => sql.run("UPDATE invites SE
 /** Scheduler cleanup: invitations that expired more than `before` ago are of no further use. */
 export const deleteExpiredInvites = (sql: Sql, before: number) => sql.run("DELETE FROM invites WHERE expires IS NOT NULL AND expires < ?", [before]);
 
-/** A brand-new user's subscriptions (the default channels createUser added), when the invitation leaves them out. */
-export const deleteAllSubscriptionsOf = (sql: Sql, userId: number) => sql.run("DELETE FROM subscriptions WHERE user_id = ?", [userId]);
-
 /** Channels among `ids` that still exist and are not archived. */
 export async function liveStreamIds(sql: Sql, realmId: number, ids: number[]): Promise<number[]> {
   if (!ids.length) return [];

@@ -130,6 +130,29 @@ describe("creating channels through POST /users/me/subscriptions", () => {
     expect(await subscriberIds(s, lobby)).toContain(created.user_id);
   });
 
+  test("a new user joins the default channels (each with its own colour) and those who may see the subscribers get peer_add; bots do not join", async () => {
+    const hall = await createChannel(s, "iago", "great hall", { is_default_stream: true, subscribers: ["hamlet"] });
+    const lobby = await channelId(s, "lobby");
+    const ev = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.post("/users", { email: "defaulted@zulip.com", password: "secret123", full_name: "Defaulted" })).success();
+    });
+    const user = (await s.app.db.get<{ id: number }>("SELECT id FROM users WHERE email = 'defaulted@zulip.com'"))!;
+    const subs = await s.app.db.all<{ stream_id: number; color: string }>("SELECT stream_id, color FROM subscriptions WHERE user_id = ? AND active = 1 ORDER BY stream_id", [user.id]);
+    expect(subs.map((r) => r.stream_id)).toEqual([lobby, hall].sort((a, b) => a - b));
+    expect(new Set(subs.map((r) => r.color)).size).toBe(2);
+    const peerAdds = (events: any[]) => events.filter((e) => e.type === "subscription" && e.op === "peer_add");
+    expect(peerAdds(ev.of("hamlet"))).toContainEqual({ type: "subscription", op: "peer_add", stream_ids: [hall], user_ids: [user.id] });
+    // a member may see any public channel's subscribers; a guest only those of their own channels
+    expect(peerAdds(ev.of("cordelia")).map((e) => e.stream_ids[0]).sort()).toEqual([lobby, hall].sort());
+    expect(peerAdds(ev.of("polonius"))).toEqual([]);
+    // the realm_user add comes first, so clients know the new subscriber
+    const hamlet = ev.of("hamlet");
+    expect(hamlet.findIndex((e) => e.type === "realm_user" && e.op === "add")).toBeLessThan(hamlet.findIndex((e) => e.type === "subscription" && e.op === "peer_add"));
+
+    const bot = (await s.users.hamlet.client.post("/bots", { full_name: "Hall Bot", short_name: "hall" })).success();
+    expect(await s.app.db.all("SELECT stream_id FROM subscriptions WHERE user_id = ?", [bot.user_id])).toEqual([]);
+  });
+
   test("web-public channels need spectator access and the web-public creation group (owners)", async () => {
     (await s.users.iago.client.post("/users/me/subscriptions", { subscriptions: [{ name: "webby" }], is_web_public: true })).error("Insufficient permission");
     const row = await s.app.db.get<any>("SELECT is_web_public FROM streams WHERE id = ?", [web]);
