@@ -68,6 +68,31 @@ export async function reportPresence(app: App, me: UserRow, status: PresenceStat
   if (notify && !realm.settings.presence_disabled) await publishPresence(app, me, next);
 }
 
+/**
+ * Invisible mode switched (PATCH /settings presence_enabled), as Zulip's do_change_user_setting does:
+ * the cached times are dropped and a presence event goes out at once, so others see the change.
+ * Turning it on records the user active now. Turning it off records (and announces) both times a
+ * little more than the offline threshold ago, capped at what was stored, so to everyone else the
+ * user looks as if they went offline a few minutes before turning invisible; their presence is then
+ * withheld from every query until they turn it back on.
+ */
+export async function presenceEnabledChanged(app: App, user: UserRow, enabled: boolean): Promise<void> {
+  forgetPresence(app, user.id);
+  const realm = realmOf(app);
+  const now = Math.floor(nowSecs(app));
+  let times: PresenceTimes;
+  if (enabled) times = { lastActive: now, lastConnected: now };
+  else {
+    const gone = now - OFFLINE_THRESHOLD_SECS - 120;
+    const row = await findPresence(app.db, user.id);
+    const cap = (t: number | null | undefined) => Math.min(t ?? gone, gone);
+    times = { lastActive: cap(row?.last_active_time), lastConnected: cap(row?.last_connected_time) };
+  }
+  await app.db.tx((sql) => writePresence(sql, { user_id: user.id, realm_id: realm.id, last_active_time: times.lastActive, last_connected_time: times.lastConnected }));
+  if (enabled) cacheOf(app).set(user.id, times);
+  if (!realm.settings.presence_disabled) await publishPresence(app, user, times);
+}
+
 /** The legacy-format `presence` event (what Zulip sends), to the users who may see `user`. */
 async function publishPresence(app: App, user: UserRow, t: PresenceTimes) {
   const source = { last_active_time: t.lastActive, last_connected_time: t.lastConnected, date_joined: user.date_joined };

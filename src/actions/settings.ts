@@ -24,6 +24,7 @@ import {
   updateUserTimezone,
 } from "../store/settings";
 import { listActiveUserIds, type UserRow } from "../store/users";
+import { presenceEnabledChanged } from "./presence";
 import { usersWhoCanAccess } from "./user-access";
 import { changeFullName } from "./user-updates";
 
@@ -81,6 +82,8 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
     return { changed, timezoneChanged };
   });
   for (const [name, value] of changed) publishSettingChange(app, me, name, value);
+  const presence = changed.find(([k]) => k === "presence_enabled");
+  if (presence) await presenceEnabledChanged(app, me, presence[1] as boolean);
   if (rename) await changeFullName(app, me, input.fullName!);
   if (timezoneChanged) {
     publishSettingChange(app, me, "timezone", input.timezone!);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../helpers/server";
 import { makeChannel, systemGroup, withRealmSettings } from "../helpers/invite-fixtures";
 import { markIdlePresenceOffline } from "../../src/actions/presence";
+import { makeUser } from "../helpers/people";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -176,6 +177,11 @@ describe("POST /users/me/presence: the answer", () => {
 });
 
 describe("invisible mode", () => {
+  let invisible: Awaited<ReturnType<typeof makeUser>>;
+  beforeAll(async () => {
+    invisible = await makeUser(s, "Invisible Ink");
+  });
+
   test("an invisible user's reports are not recorded and their presence is withheld", async () => {
     const othello = s.users.othello.id;
     const stored = await row(othello);
@@ -195,6 +201,68 @@ describe("invisible mode", () => {
       expect(realm.presences["othello@zulip.com"]).toBeUndefined();
     } finally {
       await s.app.db.run("UPDATE users SET settings = '{}' WHERE id = ?", [othello]);
+    }
+  });
+
+  test("turning invisible mode on through PATCH /settings looks like going offline a few minutes ago to everyone", async () => {
+    s.clock.advance(600_000);
+    (await invisible.client.post("/users/me/presence", { status: "active", ping_only: true })).success();
+    s.clock.advance(10_000);
+    const events = await s.captureEvents(async () => {
+      (await invisible.client.patch("/settings", { presence_enabled: false })).success();
+    });
+    const gone = now() - 140 - 120;
+    expect(await row(invisible.id)).toMatchObject({ last_active_time: gone, last_connected_time: gone });
+    const expected = {
+      type: "presence",
+      user_id: invisible.id,
+      email: invisible.email,
+      server_timestamp: s.clock.now() / 1000,
+      presence: { website: { client: "website", status: "active", timestamp: gone, pushable: false } },
+    };
+    expect(events.of("iago").filter((e) => e.type === "presence")).toEqual([expected]);
+    expect(events.of("polonius").filter((e) => e.type === "presence")).toEqual([expected]);
+    expect(events.ofUser(invisible.id)).toContainEqual({ type: "user_settings", op: "update", property: "presence_enabled", value: false });
+    // from now on the reports are ignored and the presence withheld
+    const ignored = await s.captureEvents(async () => {
+      (await invisible.client.post("/users/me/presence", { status: "active", ping_only: true })).success();
+    });
+    expect(ignored.types()).toEqual([]);
+    expect((await row(invisible.id)).last_active_time).toBe(gone);
+    expect((await report("iago", { status: "active", last_update_id: -1 })).success().presences[String(invisible.id)]).toBeUndefined();
+  });
+
+  test("turning invisible mode off again records the user active now and tells everyone at once; an unchanged value sends nothing", async () => {
+    s.clock.advance(60_000);
+    const events = await s.captureEvents(async () => {
+      (await invisible.client.patch("/settings", { presence_enabled: true })).success();
+    });
+    const t = now();
+    expect(await row(invisible.id)).toMatchObject({ last_active_time: t, last_connected_time: t });
+    expect(events.of("othello").filter((e) => e.type === "presence")).toEqual([
+      { type: "presence", user_id: invisible.id, email: invisible.email, server_timestamp: s.clock.now() / 1000, presence: { website: { client: "website", status: "active", timestamp: t, pushable: false } } },
+    ]);
+    expect((await report("iago", { status: "active", last_update_id: -1 })).success().presences[String(invisible.id)]).toEqual({ active_timestamp: t, idle_timestamp: t });
+    // the cache knows the new times: a report in the same minute writes nothing
+    expect(await countWrites(async () => (await invisible.client.post("/users/me/presence", { status: "active", ping_only: true })).success())).toBe(0);
+    const again = await s.captureEvents(async () => {
+      (await invisible.client.patch("/settings", { presence_enabled: true })).success();
+    });
+    expect(again.types()).toEqual([]);
+  });
+
+  test("a client that declared simplified_presence_events gets the modern form of the invisible-mode event", async () => {
+    const q = s.app.events.register({
+      userId: s.users.iago.id, eventTypes: ["presence"], applyMarkdown: true, clientGravatar: false, allPublicStreams: false, narrow: [],
+      capabilities: { simplified_presence_events: true }, lifespanSecs: 0, clientName: "test",
+    });
+    try {
+      (await invisible.client.patch("/settings", { presence_enabled: false })).success();
+      const gone = now() - 260;
+      expect(q.events.map(({ id: _id, ...e }) => e)).toEqual([{ type: "presence", presences: { [String(invisible.id)]: { active_timestamp: gone, idle_timestamp: gone } } }]);
+    } finally {
+      s.app.events.delete(q.id, s.users.iago.id);
+      (await invisible.client.patch("/settings", { presence_enabled: true })).success();
     }
   });
 });

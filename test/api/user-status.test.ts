@@ -44,7 +44,9 @@ describe("POST /users/me/status", () => {
     const settings = JSON.parse((await s.app.db.get<{ settings: string }>("SELECT settings FROM users WHERE id = ?", [s.users.cordelia.id]))!.settings);
     expect(settings.presence_enabled).toBe(false);
     expect(events.of("cordelia")).toContainEqual({ type: "user_settings", op: "update", property: "presence_enabled", value: false });
-    expect(events.of("othello")).toEqual([{ type: "user_status", user_id: s.users.cordelia.id, away: true }]);
+    // going away is going invisible: others first see Cordelia go offline (presence), then the status
+    expect(events.of("othello").map((e) => e.type)).toEqual(["presence", "user_status"]);
+    expect(events.of("othello")[1]).toEqual({ type: "user_status", user_id: s.users.cordelia.id, away: true });
     expect((await s.users.othello.client.get(`/users/${s.users.cordelia.id}/status`)).success().status).toEqual({ away: true });
     (await c.post("/users/me/status", { away: false })).success();
     expect((await s.users.othello.client.get(`/users/${s.users.cordelia.id}/status`)).success().status).toEqual({});
