@@ -14,9 +14,9 @@ import type { UserRow } from "../store/users";
 /** The topic of a channel's own notices: "channel events", or the empty topic where only it is allowed. */
 export const channelEventsTopic = (stream: Pick<StreamRow, "topics_policy">) => (stream.topics_policy === "empty_topic_only" ? "" : CHANNEL_EVENTS_TOPIC);
 
-/** Posts a Notification Bot notice in a channel's "channel events" topic. */
-export async function postChannelNotice(app: App, stream: StreamRow, content: string): Promise<void> {
-  await sendNotification(app, stream, channelEventsTopic(stream), content);
+/** Posts a Notification Bot notice in a channel's "channel events" topic (born read for `readBy`). */
+export async function postChannelNotice(app: App, stream: StreamRow, content: string, readBy?: number[]): Promise<void> {
+  await sendNotification(app, stream, channelEventsTopic(stream), content, { readBy });
 }
 
 /**
@@ -24,7 +24,8 @@ export async function postChannelNotice(app: App, stream: StreamRow, content: st
  * send_messages_for_new_subscribers): "X subscribed you to ..." to each other human newly
  * subscribed to existing channels (unless too many or not wanted), the announcement of new
  * channels in the new-channel announcements channel when `announce` is set, and each new
- * channel's creation notice. Answers whether the subscription messages went out.
+ * channel's creation notice; these two are already read for the creator, as Zulip sends them
+ * with mark_as_read. Answers whether the subscription messages went out.
  */
 export async function notifyNewChannels(
   app: App,
@@ -44,8 +45,8 @@ export async function notifyNewChannels(
   if (what.announce && what.created.length) {
     const target = Number(realmOf(app).settings.new_stream_announcements_stream_id);
     const stream = target > 0 ? await findStreamById(app.db, target) : undefined;
-    if (stream && !stream.is_archived) await sendNotification(app, stream, NEW_CHANNELS_TOPIC, channelsAnnouncedNotice(what.created.map((s) => s.name), actor));
+    if (stream && !stream.is_archived) await sendNotification(app, stream, NEW_CHANNELS_TOPIC, channelsAnnouncedNotice(what.created.map((s) => s.name), actor), { readBy: [actor.id] });
   }
-  for (const stream of what.created) await postChannelNotice(app, stream, channelCreatedNotice(stream, actor));
+  for (const stream of what.created) await postChannelNotice(app, stream, channelCreatedNotice(stream, actor), [actor.id]);
   return send;
 }

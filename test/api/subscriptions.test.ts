@@ -118,6 +118,38 @@ describe("Notification Bot's notices", () => {
     expect(m.content).toBe(`**Public** channel created by @_**King Hamlet|${s.users.hamlet.id}**. **Description:**\n\`\`\`\` quote\nWhere *notices* go\n\`\`\`\``);
   });
 
+  test("the creation notice and the announcement are already read for the creator, unread for everyone else", async () => {
+    const news = await createChannel(s, "iago", "Read Announcements", { subscribers: ["hamlet", "othello"] });
+    await s.app.db.run(`UPDATE realm SET settings = json_set(settings, '$.new_stream_announcements_stream_id', ?)`, [news]);
+    await reloadRealm(s.app);
+    try {
+      const ev = await s.captureEvents(async () => {
+        (await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Self Made" }], principals: [s.users.hamlet.id, s.users.othello.id], announce: true })).success();
+      });
+      const created = await channelId(s, "Self Made");
+      const notice = (await lastMessage("m.stream_id = ?", [created])).id;
+      const announcement = (await lastMessage("m.stream_id = ? AND m.topic = 'new channels'", [news])).id;
+      const flags = (userId: number, messageId: number) =>
+        s.app.db.get<{ flags: number }>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?", [userId, messageId]).then((r) => r!.flags & 1);
+      for (const id of [notice, announcement]) {
+        expect(await flags(s.users.hamlet.id, id)).toBe(1);
+        expect(await flags(s.users.othello.id, id)).toBe(0);
+      }
+      const messageFlags = (events: any[], id: number) => events.find((e) => e.type === "message" && e.message.id === id)?.flags;
+      expect(messageFlags(ev.of("hamlet"), notice)).toContain("read");
+      expect(messageFlags(ev.of("hamlet"), announcement)).toContain("read");
+      expect(messageFlags(ev.of("othello"), notice)).not.toContain("read");
+      expect(messageFlags(ev.of("iago"), announcement)).not.toContain("read");
+      const unread = async (name: "hamlet" | "othello") =>
+        (await s.users[name].client.get("/messages", { anchor: "newest", num_before: 100, num_after: 0, narrow: [{ operator: "is", operand: "unread" }] })).success().messages.map((m: any) => m.id);
+      expect(await unread("hamlet")).not.toContain(notice);
+      expect(await unread("othello")).toContain(notice);
+    } finally {
+      await s.app.db.run(`UPDATE realm SET settings = json_remove(settings, '$.new_stream_announcements_stream_id')`);
+      await reloadRealm(s.app);
+    }
+  });
+
   test("announce posts in the new-channel announcements channel, when there is one", async () => {
     const news = await createChannel(s, "iago", "Announcements");
     (await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Quiet" }], announce: true })).success();

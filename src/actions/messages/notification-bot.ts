@@ -42,12 +42,15 @@ export async function notificationBot(app: App): Promise<UserRow> {
   return creating;
 }
 
-/** Posts a Notification Bot message to a channel topic (no permission checks: the server speaks). */
-export async function sendNotification(app: App, stream: StreamRow, topic: string, content: string): Promise<SendResult> {
+/**
+ * Posts a Notification Bot message to a channel topic (no permission checks: the server speaks).
+ * `readBy`: users for whom it is born read (the user whose own action it reports).
+ */
+export async function sendNotification(app: App, stream: StreamRow, topic: string, content: string, opts: { readBy?: number[] } = {}): Promise<SendResult> {
   const bot = await notificationBot(app);
   const d = await loadDirectory(app);
   const access = { user: bot, channel: stream, subscribed: false, inGroup: () => true };
-  return deliverMessage(app, d, bot, { kind: "stream", stream, topic, access }, content, { clientName: "Internal", readBySender: false, internal: true });
+  return deliverMessage(app, d, bot, { kind: "stream", stream, topic, access }, content, { clientName: "Internal", readBySender: false, internal: true, readBy: opts.readBy });
 }
 
 /** Posts a Notification Bot direct message to users. */

@@ -218,7 +218,7 @@ interface Prepared {
 }
 
 /** Renders and computes every recipient's flags; throws the mention-permission errors. */
-async function prepare(app: App, d: Directory, sender: UserRow, addressee: Addressee, rawContent: string, readBySender: boolean, internal: boolean): Promise<Prepared> {
+async function prepare(app: App, d: Directory, sender: UserRow, addressee: Addressee, rawContent: string, readBySender: boolean, internal: boolean, readBy: number[] = []): Promise<Prepared> {
   const n = normalizeContent(rawContent, app.config.limits.max_message_length);
   if ("error" in n) throw badRequest(n.error);
   const rendered = await render(app, d, sender, n.content);
@@ -250,7 +250,7 @@ async function prepare(app: App, d: Directory, sender: UserRow, addressee: Addre
   const mutedBy = new Set(state.mutedBy);
   const recipients = userIds.map((userId) => {
     let flags = flagsOf(userId);
-    if (userId === sender.id ? readBySender : mutedBy.has(userId)) flags |= FLAG.read;
+    if (userId === sender.id ? readBySender : mutedBy.has(userId) || readBy.includes(userId)) flags |= FLAG.read;
     return { userId, flags };
   });
   let senderPolicy: number | null = null;
@@ -336,6 +336,8 @@ export interface DeliverOptions {
   localId?: string | null;
   /** internal senders (Notification Bot) skip the topic-creation and mention permission checks */
   internal?: boolean;
+  /** recipients for whom the message is born read (Zulip's mark_as_read: the user whose action it reports) */
+  readBy?: number[];
   inTransaction?: SendOptions["inTransaction"];
 }
 
@@ -345,7 +347,7 @@ export interface DeliverOptions {
  * then publishes the message and user_topic events.
  */
 export async function deliverMessage(app: App, d: Directory, sender: UserRow, addressee: Addressee, content: string, opts: DeliverOptions): Promise<SendResult> {
-  const p = await prepare(app, d, sender, addressee, content, opts.readBySender, opts.internal === true);
+  const p = await prepare(app, d, sender, addressee, content, opts.readBySender, opts.internal === true, opts.readBy);
   const realm = realmOf(app);
   const now = nowSecs(app);
   const row: Omit<MessageRow, "id"> = {
