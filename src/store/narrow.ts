@@ -100,9 +100,10 @@ function build(n: ResolvedNarrow, args: InValue[]): { from: string; where: strin
   const search = n.terms.find((t): t is Extract<Term, { k: "search" }> => t.k === "search" && !t.neg);
   let from: string;
   let idCol: string;
-  const fts = search ? "messages_fts f JOIN messages m ON m.id = f.rowid" : "";
+  // CROSS JOIN keeps the FTS index as the outer loop (SQLite never reorders it).
+  const fts = search ? "messages_fts f CROSS JOIN messages m ON m.id = f.rowid" : "";
   if (n.historyStreams === null) {
-    from = search ? `${fts} JOIN user_messages um ON um.user_id = ? AND um.message_id = f.rowid` : "user_messages um JOIN messages m ON m.id = um.message_id";
+    from = search ? `${fts} CROSS JOIN user_messages um ON um.user_id = ? AND um.message_id = f.rowid` : "user_messages um JOIN messages m ON m.id = um.message_id";
     if (!search) where.push("um.user_id = ?");
     args.push(n.userId);
     idCol = search ? "f.rowid" : "um.message_id";
