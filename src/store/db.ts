@@ -109,25 +109,30 @@ class LocalConnection {
   private readonly statements = new Map<string, any>();
   constructor(readonly db: any) {}
 
-  private prepare(sql: string) {
-    let stmt = this.statements.get(sql);
+  /**
+   * One cached statement per (method, SQL): libsql's Statement.get() right after an all() on the
+   * same statement answers the all()'s last row instead of running the query again.
+   */
+  private prepare(sql: string, method: "all" | "get" | "run") {
+    const key = method + "\u0000" + sql;
+    let stmt = this.statements.get(key);
     if (!stmt) {
       stmt = this.db.prepare(sql);
       if (this.statements.size > 2000) this.statements.clear();
-      this.statements.set(sql, stmt);
+      this.statements.set(key, stmt);
     }
     return stmt;
   }
   all(sql: string, args?: Args) {
-    return this.prepare(sql).all(bind(args));
+    return this.prepare(sql, "all").all(bind(args));
   }
   get(sql: string, args?: Args) {
-    const row = this.prepare(sql).get(bind(args));
+    const row = this.prepare(sql, "get").get(bind(args));
     if (row) delete row._metadata; // libsql adds query timing to get()'s row
     return row;
   }
   run(sql: string, args?: Args): RunResult {
-    const r = this.prepare(sql).run(bind(args));
+    const r = this.prepare(sql, "run").run(bind(args));
     return { changes: r.changes, lastId: Number(r.lastInsertRowid ?? 0) };
   }
   exec(sql: string) {
