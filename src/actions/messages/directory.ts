@@ -99,7 +99,7 @@ async function refresh(app: App): Promise<Directory> {
   const realm = realmOf(app);
   let dir = directories.get(app);
   if (!dir) directories.set(app, (dir = new Directory()));
-  const v = await readCacheVersions(app.db);
+  const v = await currentVersions(app, dir);
   const moved = (name: string) => dir!.versions[name] !== v[name];
   const loads: Promise<void>[] = [];
   if (moved("users")) loads.push(listDirectoryUsers(app.db, realm.id).then((rows) => dir!.setUsers(rows)));
@@ -117,6 +117,41 @@ async function refresh(app: App): Promise<Directory> {
   await Promise.all(loads);
   dir.versions = v;
   return dir;
+}
+
+const CACHED_TABLES = ["users", "streams", "subscriptions", "user_groups", "realm_emoji"] as const;
+let tick = 0;
+let tickArmed = false;
+/** A counter that moves once per turn of the event loop. */
+function currentTick(): number {
+  if (!tickArmed) {
+    tickArmed = true;
+    setImmediate(() => {
+      tick++;
+      tickArmed = false;
+    });
+  }
+  return tick;
+}
+const checkedAt = new WeakMap<Directory, number>();
+
+/**
+ * The cached tables' versions, read at most once per event-loop turn: a write made in this process
+ * to one of them makes the store's memo reload at once; a write from elsewhere (another process on
+ * the same database) is seen on the next turn.
+ */
+async function currentVersions(app: App, dir: Directory): Promise<Record<string, number>> {
+  let loaded = false;
+  const v = await app.db.memo(CACHED_TABLES, "message-directory-versions", async () => {
+    loaded = true;
+    return readCacheVersions(app.db);
+  });
+  const now = currentTick();
+  if (loaded || checkedAt.get(dir) !== now) {
+    checkedAt.set(dir, now);
+    return loaded ? v : readCacheVersions(app.db);
+  }
+  return dir.versions;
 }
 
 /** Where a custom emoji's image is served (Zulip's realm emoji path). */
