@@ -24,6 +24,7 @@ import {
   updateUserTimezone,
 } from "../store/settings";
 import { listActiveUserIds, type UserRow } from "../store/users";
+import { emailVisibilityChanged } from "./email-visibility";
 import { presenceEnabledChanged } from "./presence";
 import { usersWhoCanAccess } from "./user-access";
 import { changeFullName } from "./user-updates";
@@ -84,6 +85,7 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
   for (const [name, value] of changed) publishSettingChange(app, me, name, value);
   const presence = changed.find(([k]) => k === "presence_enabled");
   if (presence) await presenceEnabledChanged(app, me, presence[1] as boolean);
+  if (changed.some(([k]) => k === "email_address_visibility")) await emailVisibilityChanged(app, me);
   if (rename) await changeFullName(app, me, input.fullName!);
   if (timezoneChanged) {
     publishSettingChange(app, me, "timezone", input.timezone!);

@@ -1,6 +1,6 @@
 import { realmOf, type App } from "../app";
 import { isAdmin, isGuest, ROLE } from "../domain/roles";
-import { userDict } from "../domain/user-format";
+import { canSeeDeliveryEmail, EMAIL_VISIBILITY, emailVisibilityOf, userDict } from "../domain/user-format";
 import { badRequest } from "../errors";
 import { mapSubscriberIds } from "../store/subscriptions";
 import { findUserById, listAccessibleUserIds, listActiveUserIds, listActiveUserIdsWithRoles, listUsersByIds, type UserRow } from "../store/users";
@@ -110,11 +110,13 @@ async function publishAccessChanges(app: App, guests: UserRow[], before: Map<num
   const users = new Map((await listUsersByIds(app.db, ids)).filter((u) => u.is_active).map((u) => [u.id, u]));
   const addedIds = [...new Set(changes.flatMap((c) => c.added))].filter((id) => users.has(id) && !users.get(id)!.is_bot);
   const profiles = await profileDataOf(app, addedIds);
+  const guestById = new Map(guests.map((g) => [g.id, g]));
   for (const { guestId, added, removed } of changes) {
     for (const id of added.sort((x, y) => x - y)) {
       const u = users.get(id);
       if (!u) continue;
-      const person = userDict(u, { clientGravatar: false, profileData: u.is_bot ? undefined : (profiles.get(id) ?? {}) });
+      const deliveryEmail = canSeeDeliveryEmail(guestById.get(guestId)!, u);
+      const person = userDict(u, { clientGravatar: false, profileData: u.is_bot ? undefined : (profiles.get(id) ?? {}), deliveryEmail });
       app.events.publish({ type: "realm_user", op: "add", person }, [guestId]);
     }
     for (const id of removed.sort((x, y) => x - y)) {
@@ -122,6 +124,18 @@ async function publishAccessChanges(app: App, guests: UserRow[], before: Map<num
       if (u) app.events.publish({ type: "realm_user", op: "remove", person: { user_id: id, full_name: u.full_name } }, [guestId]);
     }
   }
+}
+
+/**
+ * An audience split by whether each may see `target`'s real email (one query, and only when the
+ * target does not show it to everyone): events carrying the user object go out in two versions.
+ */
+export async function splitByEmailAccess(app: App, target: UserRow, audience: number[]): Promise<{ see: number[]; blind: number[] }> {
+  if (emailVisibilityOf(target) === EMAIL_VISIBILITY.everyone) return { see: audience, blind: [] };
+  const see: number[] = [];
+  const blind: number[] = [];
+  for (const u of await listUsersByIds(app.db, audience)) (canSeeDeliveryEmail(u, target) ? see : blind).push(u.id);
+  return { see: see.sort((a, b) => a - b), blind: blind.sort((a, b) => a - b) };
 }
 
 /** Administrators may manage anyone; a user manages the bots they own (Zulip's can_admin_user). */

@@ -1,7 +1,7 @@
 import { nowSecs, realmOf, reloadGroups, type App } from "../app";
 import { isAdmin, ROLE, ROLES, systemGroupsForRole, type SystemGroupName } from "../domain/roles";
 import { isFullMember } from "../domain/user-groups";
-import { botDict, userDict, type ProfileData } from "../domain/user-format";
+import { botDict, canSeeDeliveryEmail, EMAIL_VISIBILITY, emailVisibilityOf, userDict, type ProfileData } from "../domain/user-format";
 import { fullNameProblem, isValidEmail, passwordProblem } from "../domain/validate";
 import { adminRequired, badRequest, unauthorized } from "../errors";
 import { generateApiKey } from "../lib/random";
@@ -23,9 +23,10 @@ import type { Sql } from "../store/db";
 import { listDefaultStreamIds, listStreamsByIds } from "../store/streams";
 import { listSubscribedStreamIds, mapUsedColors, upsertSubscriptions } from "../store/subscriptions";
 import { pickColor } from "../domain/stream-colors";
+import { apiEmailFor, emailHost } from "./email-visibility";
 import { profileDataOf } from "./profile-fields";
 import { publishSubscriptionAdds } from "./subscriptions";
-import { accessibleUserIds, canAccessUser, usersWhoCanAccess } from "./user-access";
+import { accessibleUserIds, canAccessUser, splitByEmailAccess, usersWhoCanAccess } from "./user-access";
 
 export interface NewUserInput {
   email: string;
@@ -92,7 +93,10 @@ export async function createUser(app: App, _actor: UserRow | null, input: NewUse
       defaultAllPublicStreams: input.defaultAllPublicStreams,
     });
     const recipientId = await insertRecipient(sql, 1, id);
-    await updateUser(sql, id, { recipient_id: recipientId });
+    // The organization's default email_address_visibility has been copied into the row: a user who
+    // does not show their email to everyone is known by the dummy address.
+    const visibility = input.isBot ? EMAIL_VISIBILITY.everyone : emailVisibilityOf((await findUserById(sql, id))!);
+    await updateUser(sql, id, { recipient_id: recipientId, email: apiEmailFor(app, { id, delivery_email: email }, visibility) });
     for (const g of groups) await addMembers(sql, g, [id]);
     if (input.defaultChannels ?? !input.isBot) await subscribeToDefaultStreams(sql, realm.id, id);
     if (extra) await extra(sql, id);
@@ -100,8 +104,11 @@ export async function createUser(app: App, _actor: UserRow | null, input: NewUse
   });
   await reloadGroups(app);
   const user = (await findUserById(app.db, userId))!;
-  const person = userDict(user, { clientGravatar: false, profileData: user.is_bot ? undefined : {} });
-  app.events.publish({ type: "realm_user", op: "add", person }, await usersWhoCanAccess(app, userId));
+  const audience = await splitByEmailAccess(app, user, await usersWhoCanAccess(app, userId));
+  for (const [ids, deliveryEmail] of [[audience.see, true], [audience.blind, false]] as const) {
+    const person = userDict(user, { clientGravatar: false, profileData: user.is_bot ? undefined : {}, deliveryEmail });
+    if (ids.length) app.events.publish({ type: "realm_user", op: "add", person }, ids);
+  }
   const everyone = await listActiveUserIds(app.db, realm.id);
   for (const g of groups) app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [userId] }, everyone);
   if (user.is_bot) {
@@ -172,9 +179,12 @@ export interface UserFormat {
   includeCustomProfileFields: boolean;
 }
 
-async function formatUsers(app: App, users: UserRow[], opts: UserFormat) {
+/** User objects as `viewer` (null: a spectator) sees them. */
+async function formatUsers(app: App, viewer: UserRow | null, users: UserRow[], opts: UserFormat) {
   const profiles = opts.includeCustomProfileFields ? await profileDataOf(app, users.length > 50 ? "all" : users.map((u) => u.id)) : null;
-  return users.map((u) => userDict(u, { clientGravatar: opts.clientGravatar, profileData: profiles ? (profiles.get(u.id) ?? {}) : undefined }));
+  return users.map((u) =>
+    userDict(u, { clientGravatar: opts.clientGravatar, profileData: profiles ? (profiles.get(u.id) ?? {}) : undefined, deliveryEmail: canSeeDeliveryEmail(viewer, u) }),
+  );
 }
 
 /**
@@ -193,19 +203,29 @@ export async function getUsers(app: App, actor: UserRow | null, opts: UserFormat
     for (const id of opts.userIds) if (!byId.has(id)) throw badRequest(`Invalid user ID: ${id}`);
     users = [...new Set(opts.userIds)].sort((a, b) => a - b).map((id) => byId.get(id)!);
   }
-  const out = await formatUsers(app, users, opts);
-  // Spectators never learn real email addresses.
-  if (!actor) for (const u of out) u.delivery_email = null;
-  return out;
+  // Spectators never learn real email addresses (canSeeDeliveryEmail).
+  return formatUsers(app, actor, users, opts);
 }
 
 /** GET /users/{user_id} and /users/{email}: one user the caller may see (bots and deactivated users included). */
 export async function getUser(app: App, actor: UserRow | null, target: { id: number } | { email: string }, opts: UserFormat) {
   const realm = realmOf(app);
-  const user = "id" in target ? await findUserById(app.db, target.id) : await findUserByEmail(app.db, realm.id, target.email);
+  const user = "id" in target ? await findUserById(app.db, target.id) : await findUserByAnyEmail(app, actor, target.email);
   if (!user || user.realm_id !== realm.id) throw badRequest("No such user");
   if (actor && !(await canAccessUser(app, actor, user.id))) throw badRequest("Insufficient permission");
-  return (await formatUsers(app, [user], opts))[0]!;
+  return (await formatUsers(app, actor, [user], opts))[0]!;
+}
+
+/**
+ * GET /users/{email} (Zulip 10): the API email, the real email when `actor` may see it, or the
+ * dummy `user{id}@{host}` of any user.
+ */
+async function findUserByAnyEmail(app: App, actor: UserRow | null, email: string): Promise<UserRow | undefined> {
+  const user = await findUserByEmail(app.db, realmOf(app).id, email);
+  if (user && (user.email.toLowerCase() === email.toLowerCase() || canSeeDeliveryEmail(actor, user))) return user;
+  const [local, host] = email.toLowerCase().split("@");
+  const dummy = /^user(\d+)$/.exec(local ?? "");
+  return dummy && host === emailHost(app).toLowerCase() ? findUserById(app.db, Number(dummy[1])) : undefined;
 }
 
 /** The users `actor` may see among `ids`; others are "Invalid user ID". Deactivated ones only if allowed. */

@@ -1,5 +1,39 @@
-import { isAdmin, isGuest, isOwner } from "./roles";
+import { isAdmin, isGuest, isModerator, isOwner } from "./roles";
 import type { UserRow } from "../store/users";
+
+/** The personal setting email_address_visibility: who may see a user's real (delivery) email. */
+export const EMAIL_VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4, moderators: 5 } as const;
+
+/** A user's email_address_visibility (bots: everyone). Read without parsing the whole settings text. */
+export function emailVisibilityOf(u: Pick<UserRow, "settings" | "is_bot">): number {
+  if (u.is_bot) return EMAIL_VISIBILITY.everyone;
+  const m = /"email_address_visibility"\s*:\s*(\d+)/.exec(u.settings || "");
+  return m ? Number(m[1]) : EMAIL_VISIBILITY.everyone;
+}
+
+/** Who sees a user's email: the user, or whoever the user's visibility admits (Zulip's can_access_delivery_email). */
+export function canSeeDeliveryEmail(viewer: Pick<UserRow, "id" | "role"> | null, target: Pick<UserRow, "id" | "settings" | "is_bot">): boolean {
+  if (viewer && viewer.id === target.id) return true;
+  const visibility = emailVisibilityOf(target);
+  if (visibility === EMAIL_VISIBILITY.everyone) return viewer !== null;
+  if (!viewer) return false;
+  switch (visibility) {
+    case EMAIL_VISIBILITY.members:
+      return !isGuest(viewer.role);
+    case EMAIL_VISIBILITY.admins:
+      return isAdmin(viewer.role);
+    case EMAIL_VISIBILITY.moderators:
+      return isModerator(viewer.role);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The API email of a user whose visibility is not "everyone": Zulip's dummy `user{id}@{host}`.
+ * Such a user's `email` (the address others address them by) never reveals the real one.
+ */
+export const dummyEmail = (userId: number, host: string) => `user${userId}@${host}`;
 
 /** Gravatar URL of an email (Zulip's default avatar source). */
 export function gravatarUrl(email: string, size?: number): string {
@@ -15,12 +49,15 @@ export function avatarUrl(u: Pick<UserRow, "id" | "delivery_email" | "avatar_sou
 /** A user's custom profile values as the API shows them: keyed by field id. */
 export type ProfileData = Record<string, { value: string; rendered_value?: string }>;
 
-/** The user object of GET /users, /users/{id}, realm_user events and /register. */
-export function userDict(u: UserRow, opts: { clientGravatar: boolean; profileData?: ProfileData }) {
+/**
+ * The user object of GET /users, /users/{id}, realm_user events and /register. `deliveryEmail`:
+ * whether the viewer may see the real email (canSeeDeliveryEmail); otherwise it is null.
+ */
+export function userDict(u: UserRow, opts: { clientGravatar: boolean; profileData?: ProfileData; deliveryEmail: boolean }) {
   const out: Record<string, unknown> = {
     user_id: u.id,
     email: u.email,
-    delivery_email: u.delivery_email,
+    delivery_email: opts.deliveryEmail ? u.delivery_email : null,
     full_name: u.full_name,
     avatar_url: avatarUrl(u, opts.clientGravatar),
     avatar_version: u.avatar_version,

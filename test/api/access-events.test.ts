@@ -107,6 +107,23 @@ describe("realm_user events when a guest's view of users changes", () => {
     }
   });
 
+  test("the user object a guest gains follows that user's email_address_visibility", async () => {
+    const guest = await makeUser(s, "Email Guest", ROLE.guest);
+    const hidden = await makeUser(s, "Members Only Email");
+    (await hidden.client.patch("/settings", { email_address_visibility: 2 })).success();
+    const room = await makeStream(s, "email room", [hidden.id]);
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        (await s.users.iago.client.post("/users/me/subscriptions", { subscriptions: [{ name: await streamName(room) }], principals: [guest.id] })).success();
+      });
+      const add = realmUserEvents(events.ofUser(guest.id)).find((e) => e.op === "add" && e.person.user_id === hidden.id);
+      expect(add.person).toMatchObject({ email: `user${hidden.id}@parley.test`, delivery_email: null });
+    } finally {
+      await allowEveryone();
+    }
+  });
+
   test("nothing is sent while the organization lets guests see everyone", async () => {
     const guest = await makeUser(s, "Open Guest", ROLE.guest);
     const peer = await makeUser(s, "Open Peer");

@@ -376,3 +376,101 @@ describe("notification email over SMTP", () => {
     }
   });
 });
+
+describe("email_address_visibility", () => {
+  const dummy = (id: number) => `user${id}@parley.test`;
+  const member = async (viewer: { client: TestServer["users"]["hamlet"]["client"] }, id: number) =>
+    (await viewer.client.get("/users", { user_ids: [id] })).success().members[0];
+  const updates = (events: any[], id: number) => events.filter((e) => e.type === "realm_user" && e.op === "update" && e.person.user_id === id).map((e) => e.person);
+
+  test("a user who shows their email to administrators only is known by a dummy address; the others get delivery_email null", async () => {
+    const u = await makeUser(s, "Private Person");
+    expect(await member(s.users.hamlet, u.id)).toMatchObject({ email: u.email, delivery_email: u.email });
+    const events = await s.captureEvents(async () => {
+      (await u.client.patch("/settings", { email_address_visibility: 3 })).success();
+    });
+    const row = await s.app.db.get<{ email: string; delivery_email: string }>("SELECT email, delivery_email FROM users WHERE id = ?", [u.id]);
+    expect(row).toEqual({ email: dummy(u.id), delivery_email: u.email });
+
+    // members and guests lose the address; administrators keep it; everyone learns the new API email
+    expect(updates(events.of("hamlet"), u.id)).toEqual([{ user_id: u.id, delivery_email: null }, { user_id: u.id, new_email: dummy(u.id) }]);
+    expect(updates(events.of("shiva"), u.id)).toEqual([{ user_id: u.id, delivery_email: null }, { user_id: u.id, new_email: dummy(u.id) }]);
+    expect(updates(events.of("iago"), u.id)).toEqual([{ user_id: u.id, new_email: dummy(u.id) }]);
+    expect(updates(events.ofUser(u.id), u.id)).toEqual([{ user_id: u.id, new_email: dummy(u.id) }]);
+
+    expect(await member(s.users.hamlet, u.id)).toMatchObject({ email: dummy(u.id), delivery_email: null });
+    expect(await member(s.users.polonius, u.id)).toMatchObject({ email: dummy(u.id), delivery_email: null });
+    expect(await member(s.users.iago, u.id)).toMatchObject({ email: dummy(u.id), delivery_email: u.email });
+    expect((await s.users.hamlet.client.get(`/users/${u.id}`)).success().user.delivery_email).toBeNull();
+    expect((await u.client.get("/users/me")).success()).toMatchObject({ email: dummy(u.id), delivery_email: u.email });
+
+    const hamletState = (await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm_user"] })).success();
+    expect(hamletState.realm_users.find((p: any) => p.user_id === u.id)).toMatchObject({ email: dummy(u.id), delivery_email: null });
+    const ownState = (await u.client.post("/register", { fetch_event_types: ["realm_user"] })).success();
+    expect(ownState).toMatchObject({ email: dummy(u.id), delivery_email: u.email });
+    expect(ownState.realm_users.find((p: any) => p.user_id === u.id).delivery_email).toBe(u.email);
+
+    // the real address still logs in and authenticates; only those who may see it can look the user up by it
+    expect((await s.clientFor(u.email, u.apiKey).get("/users/me")).success().user_id).toBe(u.id);
+    (await s.users.hamlet.client.get(`/users/${u.email}`)).error("No such user");
+    expect((await s.users.iago.client.get(`/users/${u.email}`)).success().user.user_id).toBe(u.id);
+    expect((await s.users.hamlet.client.get(`/users/${dummy(u.id)}`)).success().user.user_id).toBe(u.id);
+    // Zulip 10: the dummy address finds any user, whatever their setting
+    expect((await s.users.cordelia.client.get(`/users/${dummy(s.users.othello.id)}`)).success().user.email).toBe("othello@zulip.com");
+  });
+
+  test("members-only and moderators-only admit exactly those roles, and 'everyone' brings the real address back", async () => {
+    const u = await makeUser(s, "Choosy Person");
+    const events = await s.captureEvents(async () => {
+      (await u.client.patch("/settings", { email_address_visibility: 2 })).success();
+    });
+    expect(updates(events.of("hamlet"), u.id)).toEqual([{ user_id: u.id, new_email: dummy(u.id) }]);
+    expect(updates(events.of("polonius"), u.id)).toEqual([{ user_id: u.id, delivery_email: null }, { user_id: u.id, new_email: dummy(u.id) }]);
+    expect((await member(s.users.hamlet, u.id)).delivery_email).toBe(u.email);
+    expect((await member(s.users.polonius, u.id)).delivery_email).toBeNull();
+
+    // between two restricted values the API email stays the dummy one
+    const moderators = await s.captureEvents(async () => {
+      (await u.client.patch("/settings", { email_address_visibility: 5 })).success();
+    });
+    expect(updates(moderators.of("hamlet"), u.id)).toEqual([{ user_id: u.id, delivery_email: null }]);
+    expect(updates(moderators.of("shiva"), u.id)).toEqual([]);
+    expect((await member(s.users.shiva, u.id)).delivery_email).toBe(u.email);
+    expect((await member(s.users.hamlet, u.id)).delivery_email).toBeNull();
+
+    const nobody = await s.captureEvents(async () => {
+      (await u.client.patch("/settings", { email_address_visibility: 4 })).success();
+    });
+    expect(updates(nobody.of("desdemona"), u.id)).toEqual([{ user_id: u.id, delivery_email: null }]);
+    expect((await member(s.users.desdemona, u.id)).delivery_email).toBeNull();
+
+    const everyone = await s.captureEvents(async () => {
+      (await u.client.patch("/settings", { email_address_visibility: 1 })).success();
+    });
+    expect(updates(everyone.of("hamlet"), u.id)).toEqual([{ user_id: u.id, delivery_email: u.email }, { user_id: u.id, new_email: u.email }]);
+    expect(await member(s.users.polonius, u.id)).toMatchObject({ email: u.email, delivery_email: u.email });
+    (await u.client.patch("/settings", { email_address_visibility: 6 })).error("Invalid email_address_visibility");
+  });
+
+  test("a user created while the organization's default is 'nobody' has a dummy API email from the start", async () => {
+    (await s.users.iago.client.patch("/realm/user_settings_defaults", { email_address_visibility: 4 })).success();
+    try {
+      let id = 0;
+      const events = await s.captureEvents(async () => {
+        id = (await s.users.desdemona.client.post("/users", { email: "hidden@zulip.com", password: "s3cret-pass", full_name: "Hidden" })).success().user_id;
+      });
+      const row = await s.app.db.get<{ email: string; delivery_email: string }>("SELECT email, delivery_email FROM users WHERE id = ?", [id]);
+      expect(row).toEqual({ email: dummy(id), delivery_email: "hidden@zulip.com" });
+      for (const name of ["hamlet", "desdemona"] as const) {
+        const add = events.of(name).find((e: any) => e.type === "realm_user" && e.op === "add") as any;
+        expect(add.person).toMatchObject({ user_id: id, email: dummy(id), delivery_email: null });
+      }
+      const login = (await s.anonymous.post("/fetch_api_key", { username: "hidden@zulip.com", password: "s3cret-pass" })).success();
+      expect(login.user_id).toBe(id);
+      const bot = (await s.users.hamlet.client.post("/bots", { full_name: "Visible Bot", short_name: "visible" })).success();
+      expect((await member(s.users.cordelia, bot.user_id)).email).toBe("visible-bot@parley.test");
+    } finally {
+      (await s.users.iago.client.patch("/realm/user_settings_defaults", { email_address_visibility: 1 })).success();
+    }
+  });
+});

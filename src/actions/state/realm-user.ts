@@ -1,6 +1,6 @@
 import { realmOf, type App } from "../../app";
 import { isAdmin, isGuest, isModerator, isOwner } from "../../domain/roles";
-import { avatarUrl, userDict } from "../../domain/user-format";
+import { avatarUrl, canSeeDeliveryEmail, userDict } from "../../domain/user-format";
 import { listUsers, type UserRow } from "../../store/users";
 import { profileDataOf } from "../profile-fields";
 import { accessibleUserIds } from "../user-access";
@@ -12,7 +12,7 @@ export async function realmUserState(app: App, me: UserRow, opts: StateOptions) 
   const visible = await accessibleUserIds(app, me);
   const users = (await listUsers(app.db, realm.id)).filter((u) => visible === null || visible.has(u.id));
   const profiles = await profileDataOf(app, "all");
-  const format = (u: UserRow) => userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}) });
+  const format = (u: UserRow) => userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: canSeeDeliveryEmail(me, u) });
   const s = realm.settings;
   const can = (setting: unknown, allowGuests = false) => (allowGuests || !isGuest(me.role)) && app.groups.settingIncludes(setting as any, me.id);
   return {
