@@ -12,6 +12,9 @@ import { seedMessages, seedUsers } from "./seed";
 const ROOT = join(import.meta.dir, "../..");
 const quick = process.argv.includes("--quick");
 const useExe = process.argv.includes("--exe");
+// --only=send,register runs just those scenarios (names: baselines send event held fetch search register presence)
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const wants = (name: string) => !only || only.includes(name);
 const SECONDS = quick ? 2000 : 5000;
 const MESSAGES = quick ? 100_000 : 1_000_000;
 const dir = mkdtempSync(join(tmpdir(), "parley-bench-"));
@@ -117,17 +120,19 @@ async function api(auth: string, method: string, path: string, params: Record<st
 async function main() {
   writeFileSync(join(dir, "bench.toml"), "[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n");
   log(`data dir ${dir}`);
-  results.baseline_hello = await baseline("hello");
-  log(`baseline hello: ${results.baseline_hello.per_second} req/s`);
-  results.baseline_elysia_insert = await baseline("elysia-insert");
-  log(`baseline elysia+insert: ${results.baseline_elysia_insert.per_second} req/s`);
+  if (wants("baselines")) {
+    results.baseline_hello = await baseline("hello");
+    log(`baseline hello: ${results.baseline_hello.per_second} req/s`);
+    results.baseline_elysia_insert = await baseline("elysia-insert");
+    log(`baseline elysia+insert: ${results.baseline_elysia_insert.per_second} req/s`);
+  }
 
   // organization, owner, users
   const init = Bun.spawnSync(parleyCmd(["init", "--data-dir", dir, "--org-name", "Bench", "--email", "owner@bench.test", "--full-name", "Owner"]), { env: { ...process.env, PARLEY_CONFIG: join(dir, "bench.toml") } });
   const owner = JSON.parse(init.stdout.toString());
   const ownerAuth = basic(owner.email, owner.api_key);
   const config = loadConfig({ dataDir: dir }, {});
-  let app = await openApp(config, { quiet: true });
+  const app = await openApp(config, { quiet: true });
   const users = await seedUsers(app, 1000);
   await closeApp(app);
   const auth = (i: number) => basic(users[i]!.email, users[i]!.key);
@@ -149,7 +154,7 @@ async function main() {
   const historyId = (await api(ownerAuth, "GET", "/get_stream_id", { stream: "history" })).stream_id;
 
   // send to a 20-subscriber channel, 32 concurrent senders (the 20 subscribers take turns)
-  results.send_20_subscribers = await load({
+  if (wants("send")) results.send_20_subscribers = await load({
     kind: "http",
     base,
     concurrency: 32,
@@ -157,10 +162,10 @@ async function main() {
     auths: users.slice(0, 20).map((_, i) => auth(i)),
     requests: [{ method: "POST", path: "/api/v1/messages", body: form({ type: "channel", to: benchId, topic: "load", content: "Hello @**Bench User 3**, how is it going? :smile:" }) }],
   });
-  log(`send: ${results.send_20_subscribers.per_second} msg/s p99 ${results.send_20_subscribers.p99_ms} ms`);
+  log(`send: ${results.send_20_subscribers?.per_second} msg/s p99 ${results.send_20_subscribers?.p99_ms} ms`);
 
   // send → the recipient's pending GET /events, with 1,000 queues connected
-  results.send_to_event = await load({
+  if (wants("event")) results.send_to_event = await load({
     kind: "events-latency",
     base,
     samples: quick ? 100 : 300,
@@ -168,10 +173,10 @@ async function main() {
     watcher: { auth: auth(2) },
     idle: { auths: users.slice(3, 1000).map((_, i) => auth(i + 3)), count: 1000 },
   });
-  log(`send→event: p50 ${results.send_to_event.p50_ms} ms p99 ${results.send_to_event.p99_ms} ms`);
+  log(`send→event: p50 ${results.send_to_event?.p50_ms} ms p99 ${results.send_to_event?.p99_ms} ms`);
 
   // presence updates
-  results.presence = await load({
+  if (wants("presence")) results.presence = await load({
     kind: "http",
     base,
     concurrency: 32,
@@ -179,20 +184,24 @@ async function main() {
     auths: users.slice(0, 200).map((_, i) => auth(i)),
     requests: [{ method: "POST", path: "/api/v1/users/me/presence", body: form({ status: "active", ping_only: true }) }],
   });
-  log(`presence: ${results.presence.per_second} req/s`);
+  log(`presence: ${results.presence?.per_second} req/s`);
 
-  // register in an org of 1,000 users and 100 channels (sequential requests)
-  results.register = await load({
-    kind: "http",
-    base,
-    concurrency: 1,
-    durationMs: SECONDS,
-    auths: [auth(5)],
-    requests: [{ method: "POST", path: "/api/v1/register", body: "" }],
-  });
-  log(`register: p50 ${results.register.p50_ms} ms`);
+  // register in an org of 1,000 users and 100 channels (sequential requests): a user in 14 channels,
+  // and (for information) one of the "bench" subscribers, who now has every message sent above unread
+  const registerAs = (i: number) =>
+    load({ kind: "http", base, concurrency: 1, durationMs: SECONDS, auths: [auth(i)], requests: [{ method: "POST", path: "/api/v1/register", body: "" }] });
+  if (wants("register")) {
+    results.register = await registerAs(30);
+    if (results.send_20_subscribers) results.register_many_unread = { ...(await registerAs(5)), unread: results.send_20_subscribers.count };
+  }
+  log(`register: p50 ${results.register?.p50_ms} ms`);
 
   // 10,000 concurrent waiting GET /events: RSS above idle
+  if (wants("held")) await heldPolls(users.map((_, i) => auth(i)));
+  if (wants("fetch") || wants("search")) await fetchAndSearch(config, users, historyId, auth);
+}
+
+async function heldPolls(auths: string[]) {
   await stopParley();
   await startParley();
   await Bun.sleep(500);
@@ -200,23 +209,25 @@ async function main() {
   let registeredRss = 0;
   let heldRss = 0;
   const held = quick ? 2000 : 10_000;
-  await load({ kind: "held-polls", base, polls: { auths: users.map((_, i) => auth(i)), count: held }, holdMs: 4000 }, (line) => {
+  await load({ kind: "held-polls", base, polls: { auths, count: held }, holdMs: 4000 }, (line) => {
     if (line.phase === "registered") registeredRss = rssKiB(server!.pid);
     if (line.phase === "held") heldRss = rssKiB(server!.pid);
   });
   results.held_polls = { held, idle_rss_mib: round(idleRss / 1024), rss_mib: round(heldRss / 1024), kib_each_above_idle: round((heldRss - idleRss) / held), queues_only_kib_each: round((registeredRss - idleRss) / held) };
   log(`held polls: ${JSON.stringify(results.held_polls)}`);
+}
 
-  // a million messages for fetch and search
+/** A million messages, then the newest 100 of a topic and a full-text search. */
+async function fetchAndSearch(config: ReturnType<typeof loadConfig>, users: { id: number }[], historyId: number, auth: (i: number) => string) {
   await stopParley();
-  app = await openApp(config, { quiet: true });
+  const app = await openApp(config, { quiet: true });
   const t0 = performance.now();
   await seedMessages(app, { streamId: historyId, senderId: users[0]!.id, readers: [users[0]!.id], count: MESSAGES, topics: 1000 });
   results.seed_seconds = round((performance.now() - t0) / 1000);
   await closeApp(app);
   log(`seeded ${MESSAGES} messages in ${results.seed_seconds} s`);
   await startParley();
-  results.fetch_topic_newest_100 = await load({
+  if (wants("fetch")) results.fetch_topic_newest_100 = await load({
     kind: "http",
     base,
     concurrency: 1,
@@ -224,8 +235,8 @@ async function main() {
     auths: [auth(0)],
     requests: [{ method: "GET", path: `/api/v1/messages?${form({ anchor: "newest", num_before: 100, num_after: 0, narrow: [{ operator: "channel", operand: historyId }, { operator: "topic", operand: "hot" }] })}` }],
   });
-  log(`fetch: p50 ${results.fetch_topic_newest_100.p50_ms} ms`);
-  results.search = await load({
+  log(`fetch: p50 ${results.fetch_topic_newest_100?.p50_ms} ms`);
+  if (wants("search")) results.search = await load({
     kind: "http",
     base,
     concurrency: 1,
@@ -233,7 +244,7 @@ async function main() {
     auths: [auth(0)],
     requests: [{ method: "GET", path: `/api/v1/messages?${form({ anchor: "newest", num_before: 20, num_after: 0, narrow: [{ operator: "search", operand: "needle" }] })}` }],
   });
-  log(`search: p50 ${results.search.p50_ms} ms`);
+  log(`search: p50 ${results.search?.p50_ms} ms`);
   await stopParley();
 }
 
@@ -250,6 +261,7 @@ function table() {
     [`GET /messages newest 100 of a topic (${MESSAGES.toLocaleString()} stored)`, `p50 ${r.fetch_topic_newest_100?.p50_ms} ms`, "p50 < 3 ms", `p99 ${r.fetch_topic_newest_100?.p99_ms} ms`],
     [`search over ${MESSAGES.toLocaleString()} messages`, `p50 ${r.search?.p50_ms} ms`, "p50 < 25 ms", `p99 ${r.search?.p99_ms} ms`],
     ["POST /register, 1,000 users, 100 channels", `p50 ${r.register?.p50_ms} ms`, "p50 < 20 ms", `p99 ${r.register?.p99_ms} ms`],
+    ["  … for a user with every sent message unread", `p50 ${r.register_many_unread?.p50_ms} ms`, "", `${r.register_many_unread?.unread} unread`],
     ["presence update", `${r.presence?.per_second} req/s`, "≥ 20,000 req/s", `p99 ${r.presence?.p99_ms} ms`],
     ["idle RSS after start", `${r.idle_rss_mib} MiB`, "< 60 MB", ""],
     ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts"],
