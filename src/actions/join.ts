@@ -1,11 +1,9 @@
 import { nowSecs, realmOf, type App } from "../app";
-import { ROLE } from "../domain/roles";
-import { generateApiKey } from "../lib/random";
+import { systemBot } from "./system-bots";
 import type { Sql } from "../store/db";
 import { addMembers } from "../store/groups";
 import { findInviteByKey, liveGroupIds, liveStreamIds, type InviteRow } from "../store/invites";
-import { insertRecipient } from "../store/realm";
-import { findUserByEmail, findUserById, insertUser, listActiveUserIds, updateUser, type UserRow } from "../store/users";
+import { listActiveUserIds, type UserRow } from "../store/users";
 import { sendMessage } from "./messages/send";
 import { createUser, subscribeNewUser, type CreatedUser } from "./users";
 
@@ -73,34 +71,7 @@ export async function redeemInvite(app: App, key: string, input: SignUp): Promis
 /** Zulip's Welcome Bot, the sender of the welcome direct messages; created on first use. */
 export const WELCOME_BOT_EMAIL = "welcome-bot@zulip.com";
 
-let creatingWelcomeBot: Promise<UserRow> | null = null;
-
-export async function welcomeBot(app: App): Promise<UserRow> {
-  const realm = realmOf(app);
-  const found = await findUserByEmail(app.db, realm.id, WELCOME_BOT_EMAIL);
-  if (found) return found;
-  creatingWelcomeBot ??= app.db
-    .tx(async (sql) => {
-      const again = await findUserByEmail(sql, realm.id, WELCOME_BOT_EMAIL);
-      if (again) return again.id;
-      const id = await insertUser(sql, {
-        realmId: realm.id,
-        email: WELCOME_BOT_EMAIL,
-        fullName: "Welcome Bot",
-        role: ROLE.member,
-        apiKey: generateApiKey(),
-        passwordHash: null,
-        isBot: true,
-        botType: 1,
-        dateJoined: nowSecs(app),
-      });
-      await updateUser(sql, id, { recipient_id: await insertRecipient(sql, 1, id) });
-      return id;
-    })
-    .then(async (id) => (await findUserById(app.db, id))!)
-    .finally(() => (creatingWelcomeBot = null));
-  return creatingWelcomeBot;
-}
+export const welcomeBot = (app: App): Promise<UserRow> => systemBot(app, WELCOME_BOT_EMAIL, "Welcome Bot");
 
 /**
  * Welcome Bot's direct messages to a new member: the greeting, then the custom text, which is the

@@ -4,7 +4,8 @@ import appJs from "../../assets/app.js" with { type: "text" };
 import styleCss from "../../assets/style.css" with { type: "text" };
 
 export const ASSETS: Record<string, { body: string; type: string }> = {
-  "/": { body: indexHtml, type: "text/html; charset=utf-8" },
+  // (typed as Bun's HTML bundle; with { type: "text" } it is the file's text)
+  "/": { body: indexHtml as unknown as string, type: "text/html; charset=utf-8" },
   "/static/app.js": { body: appJs, type: "text/javascript; charset=utf-8" },
   "/static/style.css": { body: styleCss, type: "text/css; charset=utf-8" },
 };

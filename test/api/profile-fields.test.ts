@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const create = async (params: Record<string, unknown>) => (await s.users.iago.client.post("/realm/profile_fields", params)).success().id as number;
+const create = async (params: Parameters<typeof s.users.iago.client.post>[1]) => (await s.users.iago.client.post("/realm/profile_fields", params)).success().id as number;
 
 describe("POST /realm/profile_fields", () => {
   test("an administrator adds a field; everyone gets the new list", async () => {

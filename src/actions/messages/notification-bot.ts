@@ -1,8 +1,6 @@
-import { nowSecs, realmOf, type App } from "../../app";
-import { ROLE } from "../../domain/roles";
-import { generateApiKey } from "../../lib/random";
-import { insertRecipient } from "../../store/realm";
-import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } from "../../store/users";
+import type { App } from "../../app";
+import { systemBot } from "../system-bots";
+import type { UserRow } from "../../store/users";
 import type { StreamRow } from "../../store/streams";
 import { loadDirectory } from "./directory";
 import { deliverMessage, type SendResult } from "./send";
@@ -13,34 +11,7 @@ import { deliverMessage, type SendResult } from "./send";
  */
 export const NOTIFICATION_BOT_EMAIL = "notification-bot@zulip.com";
 
-let creating: Promise<UserRow> | null = null;
-
-export async function notificationBot(app: App): Promise<UserRow> {
-  const realm = realmOf(app);
-  const found = await findUserByEmail(app.db, realm.id, NOTIFICATION_BOT_EMAIL);
-  if (found) return found;
-  creating ??= app.db
-    .tx(async (sql) => {
-      const again = await findUserByEmail(sql, realm.id, NOTIFICATION_BOT_EMAIL);
-      if (again) return again.id;
-      const id = await insertUser(sql, {
-        realmId: realm.id,
-        email: NOTIFICATION_BOT_EMAIL,
-        fullName: "Notification Bot",
-        role: ROLE.member,
-        apiKey: generateApiKey(),
-        passwordHash: null,
-        isBot: true,
-        botType: 1,
-        dateJoined: nowSecs(app),
-      });
-      await updateUser(sql, id, { recipient_id: await insertRecipient(sql, 1, id) });
-      return id;
-    })
-    .then(async (id) => (await findUserById(app.db, id))!)
-    .finally(() => (creating = null));
-  return creating;
-}
+export const notificationBot = (app: App): Promise<UserRow> => systemBot(app, NOTIFICATION_BOT_EMAIL, "Notification Bot");
 
 /**
  * Posts a Notification Bot message to a channel topic (no permission checks: the server speaks).

@@ -1,5 +1,5 @@
 import { nowSecs, type App } from "../../app";
-import { emojiNameToCode, isValidUnicodeEmojiCode } from "../../domain/emoji";
+import { checkEmojiRequest, emojiData } from "../../domain/emoji-request";
 import { FLAG } from "../../domain/flags";
 import { autoPrefs, policyAfterParticipation } from "../../domain/user-topics";
 import { badRequest, ZulipError } from "../../errors";
@@ -10,38 +10,13 @@ import { setUserTopic } from "../../store/user-topics";
 import type { UserRow } from "../../store/users";
 import { accessMessage } from "./access";
 import { messageAudience } from "./delete";
-import { loadDirectory, type Directory } from "./directory";
+import { loadDirectory } from "./directory";
+import { customEmojiOf } from "../emoji-request";
 
 export interface ReactionInput {
   emojiName?: string;
   emojiCode?: string;
   reactionType?: string;
-}
-
-/** Zulip's get_emoji_data: the code and type an emoji name stands for. */
-function emojiData(d: Directory, name: string): { code: string; type: string } {
-  const custom = d.emojiByName.get(name);
-  if (custom) return { code: String(custom.id), type: "realm_emoji" };
-  if (name === "zulip") return { code: "zulip", type: "zulip_extra_emoji" };
-  const code = emojiNameToCode(name);
-  if (code) return { code, type: "unicode_emoji" };
-  throw badRequest(`Emoji '${name}' does not exist`);
-}
-
-/** Zulip's check_emoji_request. */
-function checkEmoji(d: Directory, name: string, code: string, type: string) {
-  if (type === "realm_emoji") {
-    const e = /^\d+$/.test(code) ? d.emojiById.get(Number(code)) : undefined;
-    if (!e) throw badRequest("Invalid custom emoji.");
-    if (e.name !== name) throw badRequest("Invalid custom emoji name.");
-    if (e.deactivated) throw badRequest("This custom emoji has been deactivated.");
-  } else if (type === "zulip_extra_emoji") {
-    if (code !== "zulip") throw badRequest("Invalid emoji code.");
-    if (name !== code) throw badRequest("Invalid emoji name.");
-  } else if (type === "unicode_emoji") {
-    if (!isValidUnicodeEmojiCode(code)) throw badRequest("Invalid emoji code.");
-    if (emojiNameToCode(name) !== code) throw badRequest("Invalid emoji name.");
-  } else throw badRequest("Invalid emoji type.");
 }
 
 function reactionEvent(me: UserRow, op: "add" | "remove", messageId: number, r: { emoji_name: string; emoji_code: string; reaction_type: string }) {
@@ -66,7 +41,7 @@ export async function addReaction(app: App, me: UserRow, messageId: number, inpu
   let code = input.emojiCode;
   let type = input.reactionType;
   if (code === undefined || type === undefined) {
-    const data = emojiData(d, name);
+    const data = emojiData(customEmojiOf(d), name);
     code ??= data.code;
     type ??= data.type;
   }
@@ -75,7 +50,7 @@ export async function addReaction(app: App, me: UserRow, messageId: number, inpu
   }
   const existing = await findReactionWithCode(app.db, messageId, type, code);
   if (existing) name = existing.emoji_name;
-  else checkEmoji(d, name, code, type);
+  else checkEmojiRequest(customEmojiOf(d), name, code, type);
   const reaction = { message_id: messageId, user_id: me.id, emoji_name: name, emoji_code: code, reaction_type: type };
   let policy: number | null = null;
   if (row.stream_id !== null) {
@@ -103,7 +78,7 @@ export async function removeReaction(app: App, me: UserRow, messageId: number, i
   let type = input.reactionType ?? "unicode_emoji";
   if (code === undefined) {
     if (input.emojiName === undefined) throw badRequest("At least one of the following arguments must be present: emoji_name, emoji_code");
-    const data = emojiData(d, input.emojiName);
+    const data = emojiData(customEmojiOf(d), input.emojiName);
     code = data.code;
     if (input.reactionType === undefined) type = data.type;
   }

@@ -1,0 +1,32 @@
+import { nowSecs, realmOf, type App } from "../app";
+import { ROLE } from "../domain/roles";
+import { generateApiKey } from "../lib/random";
+import { insertRecipient } from "../store/realm";
+import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } from "../store/users";
+
+const creating = new Map<string, Promise<UserRow>>();
+
+/**
+ * One of Zulip's system bots (Notification Bot, Welcome Bot): a bot of the organization with no
+ * owner, created on first use. Concurrent first uses share one creation.
+ */
+export async function systemBot(app: App, email: string, fullName: string): Promise<UserRow> {
+  const realm = realmOf(app);
+  const found = await findUserByEmail(app.db, realm.id, email);
+  if (found) return found;
+  let pending = creating.get(email);
+  if (!pending) {
+    pending = app.db
+      .tx(async (sql) => {
+        const again = await findUserByEmail(sql, realm.id, email);
+        if (again) return again.id;
+        const id = await insertUser(sql, { realmId: realm.id, email, fullName, role: ROLE.member, apiKey: generateApiKey(), passwordHash: null, isBot: true, botType: 1, dateJoined: nowSecs(app) });
+        await updateUser(sql, id, { recipient_id: await insertRecipient(sql, 1, id) });
+        return id;
+      })
+      .then(async (id) => (await findUserById(app.db, id))!)
+      .finally(() => creating.delete(email));
+    creating.set(email, pending);
+  }
+  return pending;
+}
