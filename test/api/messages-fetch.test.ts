@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../helpers/server";
+import { closeApp, openApp } from "../../src/app";
+import { createServer } from "../../src/server";
+import { openDb } from "../../src/store/db";
+import { Client, startServer, type TestServer } from "../helpers/server";
 import { createChannel, subscribeTo } from "../helpers/channels";
 import { sendDm, sendStream } from "../helpers/messages";
 
@@ -217,6 +220,89 @@ describe("search", () => {
   test("a non-subscriber searching a public channel finds its history", async () => {
     const r = (await get("cordelia", { anchor: "newest", num_before: 10, num_after: 0, narrow: [["stream", "Verona"], ["search", "rapier"]] })).success();
     expect(idsOf(r)).toEqual([ids.v3]);
+  });
+});
+
+describe("search index (updated after the send, caught up before every search)", () => {
+  const search = (who: "hamlet" | "othello", words: string, more: unknown[] = []) =>
+    get(who, { anchor: "newest", num_before: 10, num_after: 0, narrow: [...more, { operator: "search", operand: words }] }).then((r) => idsOf(r.success()));
+  /** FTS5's own check that the index matches the messages table exactly (after a search caught it up). */
+  const integrityCheck = () => s.app.db.run("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')");
+
+  test("a message searched for right after it is sent is found, also by matches_narrow and flags/narrow", async () => {
+    const id = await sendStream(s, "hamlet", "Verona", "zoo", "a quokka eating marmalade");
+    expect(await search("othello", "quokka")).toEqual([id]);
+    const dm = await sendDm(s, "hamlet", ["othello"], "wombat at the door");
+    const m = (await s.users.othello.client.get("/messages/matches_narrow", { msg_ids: [dm], narrow: [{ operator: "search", operand: "wombat" }] })).success();
+    expect(Object.keys(m.messages).map(Number)).toEqual([dm]);
+    const dm2 = await sendDm(s, "hamlet", ["othello"], "numbat in the garden");
+    const f = (await s.users.othello.client.post("/messages/flags/narrow", { anchor: "oldest", num_before: 0, num_after: 10, narrow: [{ operator: "search", operand: "numbat" }], op: "add", flag: "starred" })).success();
+    expect([f.processed_count, f.updated_count, f.first_processed_id]).toEqual([1, 1, dm2]);
+    // a negated search sees the new message too (the index is complete when it runs)
+    const neg = await get("othello", { anchor: "newest", num_before: 10, num_after: 0, narrow: [{ operator: "dm", operand: [s.users.hamlet.id] }, { operator: "search", operand: "numbat", negated: true }] });
+    expect(idsOf(neg.success())).not.toContain(dm2);
+    const indexed = await s.app.db.get<{ last_id: number }>("SELECT last_id FROM messages_fts_indexed");
+    expect(indexed!.last_id).toBeGreaterThanOrEqual(dm2);
+  });
+
+  test("an edited message is found by its new words and no longer by its old ones, indexed or not yet", async () => {
+    // edited before any search: the row may not be indexed yet
+    const fresh = await sendStream(s, "hamlet", "Verona", "kitchen", "a saucepan of porridge");
+    (await s.users.hamlet.client.patch(`/messages/${fresh}`, { content: "a kettle of porridge", topic: "scullery", send_notification_to_old_thread: false, send_notification_to_new_thread: false })).success();
+    expect(await search("othello", "saucepan")).toEqual([]);
+    expect(await search("othello", "kettle")).toEqual([fresh]);
+    expect(await search("othello", "kitchen")).toEqual([]);
+    expect(await search("othello", "scullery")).toEqual([fresh]);
+    // edited after a search indexed it
+    (await s.users.hamlet.client.patch(`/messages/${fresh}`, { content: "a teapot of porridge" })).success();
+    expect(await search("othello", "kettle")).toEqual([]);
+    expect(await search("othello", "teapot")).toEqual([fresh]);
+    const m = (await s.users.othello.client.get("/messages/matches_narrow", { msg_ids: [fresh], narrow: [{ operator: "search", operand: "teapot" }] })).success();
+    expect(m.messages[fresh].match_content).toBe('<p>a <span class="highlight">teapot</span> of porridge</p>');
+    await integrityCheck();
+  });
+
+  test("a deleted message is gone from search results, indexed or not yet", async () => {
+    const early = await sendStream(s, "hamlet", "Verona", "attic", "a dusty harpsichord");
+    (await s.users.iago.client.delete(`/messages/${early}`)).success();
+    const late = await sendStream(s, "hamlet", "Verona", "attic", "another harpsichord");
+    expect(await search("othello", "harpsichord")).toEqual([late]);
+    (await s.users.iago.client.delete(`/messages/${late}`)).success();
+    expect(await search("othello", "harpsichord")).toEqual([]);
+    expect(await s.app.db.all("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'harpsichord'")).toEqual([]);
+    await integrityCheck();
+  });
+
+  test("a restart indexes the backlog an earlier process left unindexed", async () => {
+    const r = await startServer();
+    await createChannel(r, "iago", "Elsinore", { subscribers: ["hamlet"] });
+    await sendStream(r, "hamlet", "Elsinore", "ghost", "the undiscovered country");
+    // closing catches the index up, so a clean restart has nothing to do
+    await closeApp(r.app);
+    const db = await openDb(r.app.config.storage.database);
+    const state = async () => (await db.get<{ newest: number; indexed: number }>("SELECT (SELECT max(id) FROM messages) AS newest, (SELECT last_id FROM messages_fts_indexed) AS indexed"))!;
+    expect((await state()).indexed).toBe((await state()).newest);
+    // a process that died before indexing: rows in messages, none in the index
+    const cols = "realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content, date_sent";
+    const sql = `INSERT INTO messages (${cols}) SELECT realm_id, sender_id, recipient_id, stream_id, dm_key, topic, ?, ?, date_sent FROM messages WHERE content = 'the undiscovered country'`;
+    const lost = [(await db.run(sql, ["alas poor yorick", "<p>alas poor yorick</p>"])).lastId, (await db.run(sql, ["yorick again", "<p>yorick again</p>"])).lastId];
+    expect((await state()).indexed).toBeLessThan(lost[0]!);
+    db.close();
+
+    const app = await openApp(r.app.config, { quiet: true, clock: r.clock });
+    try {
+      const hamlet = new Client(createServer(app), { email: r.users.hamlet.email, apiKey: r.users.hamlet.apiKey });
+      // the first send after start-up indexes the backlog in the background, no search needed
+      const next = (await hamlet.post("/messages", { type: "stream", to: "Elsinore", topic: "ghost", content: "to be or not" })).success().id;
+      for (let i = 0; i < 50 && (await app.db.get<{ last_id: number }>("SELECT last_id FROM messages_fts_indexed"))!.last_id < next; i++) await Bun.sleep(20);
+      expect(await app.db.get("SELECT last_id FROM messages_fts_indexed")).toEqual({ last_id: next });
+      expect((await app.db.all<{ rowid: number }>("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'yorick' ORDER BY rowid")).map((x) => x.rowid)).toEqual(lost);
+      const found = (await hamlet.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: [{ operator: "channel", operand: "Elsinore" }, { operator: "search", operand: "yorick" }] })).success();
+      expect(idsOf(found)).toEqual(lost);
+    } finally {
+      await closeApp(app);
+      await r.close();
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import { accessMessage } from "./access";
 import { loadDirectory, type Directory } from "./directory";
 import { fetchedMessage, type FormatOptions } from "./format";
 import { emptyTopicName } from "./render";
+import { ensureSearchIndexed } from "./search-index";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the `newest` anchor. */
@@ -155,6 +156,8 @@ export async function resolveNarrow(app: App, d: Directory, me: UserRow, input: 
     }
   }
   if (userProperty || opts.personalOnly) historyStreams = null;
+  // the index trails sends by a moment: catch it up so a search sees every message sent before it
+  if (out.some((t) => t.k === "search")) await ensureSearchIndexed(app);
   return { narrow: { userId: me.id, terms: out, historyStreams }, searchWords };
 }
 

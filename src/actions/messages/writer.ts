@@ -1,6 +1,7 @@
 import type { App } from "../../app";
 import type { Db, Sql } from "../../store/db";
 import { insertMessages, insertUserMessages, nextMessageId, type MessageRow } from "../../store/messages";
+import { indexSearchSoon } from "./search-index";
 
 /**
  * Group commit for sends: messages queued while a write transaction runs are written together in
@@ -25,7 +26,10 @@ interface Pending {
 class MessageWriter {
   private queue: Pending[] = [];
   private running = false;
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly committed: () => void,
+  ) {}
 
   write<T>(job: WriteJob<T>): Promise<{ id: number; extra: T | undefined }> {
     return new Promise((resolve, reject) => {
@@ -45,6 +49,7 @@ class MessageWriter {
         const batch = this.queue.splice(0, 256);
         try {
           const out = await this.db.tx((sql) => writeAll(sql, batch.map((p) => p.job)));
+          this.committed();
           batch.forEach((p, i) => p.resolve(out[i]!));
         } catch (e) {
           if (batch.length === 1) {
@@ -54,6 +59,7 @@ class MessageWriter {
           for (const p of batch) {
             try {
               p.resolve((await this.db.tx((sql) => writeAll(sql, [p.job])))[0]!);
+              this.committed();
             } catch (err) {
               p.reject(err);
             }
@@ -85,6 +91,7 @@ const writers = new WeakMap<Db, MessageWriter>();
 /** Writes a message and its recipients' rows, batched with concurrent sends; resolves after commit. */
 export function writeMessage<T>(app: App, job: WriteJob<T>) {
   let w = writers.get(app.db);
-  if (!w) writers.set(app.db, (w = new MessageWriter(app.db)));
+  // the full-text index is updated after the commit, off the send path (search-index.ts)
+  if (!w) writers.set(app.db, (w = new MessageWriter(app.db, () => indexSearchSoon(app))));
   return w.write(job);
 }

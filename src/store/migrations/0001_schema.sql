@@ -202,14 +202,17 @@ CREATE INDEX messages_by_dm ON messages (dm_key, id) WHERE dm_key IS NOT NULL;
 CREATE INDEX messages_by_sender ON messages (sender_id, id);
 
 -- Full-text search over content and topic (external content: no second copy of the text).
+-- Indexing is deferred (as Zulip's fts_update_log): sends add no FTS pages to their commit; the
+-- search indexer (src/actions/messages/search-index.ts) indexes messages with id > last_id in id
+-- order shortly after, and before any search runs. Message ids only grow, so one watermark suffices.
 CREATE VIRTUAL TABLE messages_fts USING fts5 (topic, content, content = 'messages', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
-CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
-  INSERT INTO messages_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
-END;
-CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+CREATE TABLE messages_fts_indexed (id INTEGER PRIMARY KEY CHECK (id = 1), last_id INTEGER NOT NULL);
+INSERT INTO messages_fts_indexed (id, last_id) VALUES (1, 0);
+-- Only rows already indexed are touched: an external-content 'delete' of a row never indexed corrupts the index.
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages WHEN old.id <= (SELECT last_id FROM messages_fts_indexed) BEGIN
   INSERT INTO messages_fts (messages_fts, rowid, topic, content) VALUES ('delete', old.id, old.topic, old.content);
 END;
-CREATE TRIGGER messages_fts_update AFTER UPDATE OF topic, content ON messages BEGIN
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF topic, content ON messages WHEN old.id <= (SELECT last_id FROM messages_fts_indexed) BEGIN
   INSERT INTO messages_fts (messages_fts, rowid, topic, content) VALUES ('delete', old.id, old.topic, old.content);
   INSERT INTO messages_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
 END;
