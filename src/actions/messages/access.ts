@@ -11,17 +11,6 @@ import type { Directory } from "./directory";
 
 export const invalidMessage = () => badRequest("Invalid message(s)");
 
-/**
- * Zulip's has_message_access: the user received the message, or it is in a channel whose
- * content and history they may read (then it is "historical" for them).
- */
-export async function canReadChannelHistory(app: App, d: Directory, me: Pick<UserRow, "id" | "role">, streamId: number, sql: Sql = app.db): Promise<boolean> {
-  const stream = d.streams.get(streamId);
-  if (!stream) return false;
-  const access = { user: me, channel: stream, subscribed: await isSubscribed(sql, me.id, streamId), inGroup: (g: number) => app.groups.isMember(g, me.id) };
-  return hasContentAccess(access) && canAccessHistory(access);
-}
-
 export interface AccessedMessage {
   row: MessageRow;
   /** the user's flags; historical (read) when they have no row */
@@ -30,12 +19,38 @@ export interface AccessedMessage {
   received: boolean;
 }
 
-/** The message if `me` may read it, else "Invalid message(s)". */
-export async function accessMessage(app: App, d: Directory, me: Pick<UserRow, "id" | "role">, messageId: number, sql: Sql = app.db): Promise<AccessedMessage> {
+export interface MessageAccessOptions {
+  /** the caller is about to change the message (react, edit, delete): archived channels refuse it */
+  modifying?: boolean;
+}
+
+/**
+ * The message if `me` may read it, else "Invalid message(s)" (Zulip's access_message and
+ * has_message_access): a direct message only for those who received it; a channel message needs
+ * content access to the channel now (a row kept from an earlier subscription is not enough), and
+ * either a row or access to the channel's history (then it is "historical" for them). Messages in
+ * archived channels can be read but not changed.
+ */
+export async function accessMessage(
+  app: App,
+  d: Directory,
+  me: Pick<UserRow, "id" | "role">,
+  messageId: number,
+  sql: Sql = app.db,
+  opts: MessageAccessOptions = {},
+): Promise<AccessedMessage> {
   const row = await findMessage(sql, messageId);
   if (!row) throw invalidMessage();
   const flags = await findFlags(sql, me.id, messageId);
+  if (row.stream_id === null) {
+    if (flags === undefined) throw invalidMessage();
+    return { row, flags, received: true };
+  }
+  const stream = d.streams.get(row.stream_id);
+  if (!stream || (opts.modifying && stream.is_archived)) throw invalidMessage();
+  const access = { user: me, channel: stream, subscribed: await isSubscribed(sql, me.id, stream.id), inGroup: (g: number) => app.groups.isMember(g, me.id) };
+  if (!hasContentAccess(access)) throw invalidMessage();
   if (flags !== undefined) return { row, flags, received: true };
-  if (row.stream_id !== null && (await canReadChannelHistory(app, d, me, row.stream_id, sql))) return { row, flags: HISTORICAL_FLAGS, received: false };
+  if (canAccessHistory(access)) return { row, flags: HISTORICAL_FLAGS, received: false };
   throw invalidMessage();
 }
