@@ -9,7 +9,7 @@ import { listHolders } from "../../store/user-messages";
 import { setUserTopic } from "../../store/user-topics";
 import type { UserRow } from "../../store/users";
 import { accessMessage } from "./access";
-import { messageAudience } from "./delete";
+import { actionAudience } from "./delete";
 import { loadDirectory } from "./directory";
 import { customEmojiOf } from "../emoji-request";
 
@@ -34,9 +34,9 @@ function reactionEvent(me: UserRow, op: "add" | "remove", messageId: number, r: 
 
 /** POST /messages/{message_id}/reactions. */
 export async function addReaction(app: App, me: UserRow, messageId: number, input: ReactionInput) {
-  const d = await loadDirectory(app);
-  const { row, received } = await accessMessage(app, d, me, messageId);
   if (input.emojiName === undefined) throw new ZulipError("REQUEST_VARIABLE_MISSING", "Missing 'emoji_name' argument", 400, { var_name: "emoji_name" });
+  const d = await loadDirectory(app);
+  const { row, received } = await accessMessage(app, d, me, messageId, app.db, { modifying: true });
   let name = input.emojiName;
   let code = input.emojiCode;
   let type = input.reactionType;
@@ -64,7 +64,7 @@ export async function addReaction(app: App, me: UserRow, messageId: number, inpu
     if (policy !== null) await setUserTopic(sql, { user_id: me.id, stream_id: row.stream_id!, topic: row.topic, visibility_policy: policy, last_updated: now });
   });
   const holders = (await listHolders(app.db, messageId)).map((h) => h.user_id);
-  app.events.publish(reactionEvent(me, "add", messageId, reaction), await messageAudience(app, d, row, holders));
+  app.events.publish(reactionEvent(me, "add", messageId, reaction), await actionAudience(app, d, row, holders));
   if (policy !== null) {
     app.events.publish({ type: "user_topic", stream_id: row.stream_id, topic_name: row.topic, last_updated: now, visibility_policy: policy }, [me.id]);
   }
@@ -73,7 +73,7 @@ export async function addReaction(app: App, me: UserRow, messageId: number, inpu
 /** DELETE /messages/{message_id}/reactions. */
 export async function removeReaction(app: App, me: UserRow, messageId: number, input: ReactionInput) {
   const d = await loadDirectory(app);
-  const { row } = await accessMessage(app, d, me, messageId);
+  const { row } = await accessMessage(app, d, me, messageId, app.db, { modifying: true });
   let code = input.emojiCode;
   let type = input.reactionType ?? "unicode_emoji";
   if (code === undefined) {
@@ -86,5 +86,5 @@ export async function removeReaction(app: App, me: UserRow, messageId: number, i
   if (!found) throw new ZulipError("REACTION_DOES_NOT_EXIST", "Reaction doesn't exist.");
   await app.db.tx((sql) => deleteReaction(sql, found));
   const holders = (await listHolders(app.db, messageId)).map((h) => h.user_id);
-  app.events.publish(reactionEvent(me, "remove", messageId, found), await messageAudience(app, d, row, holders));
+  app.events.publish(reactionEvent(me, "remove", messageId, found), await actionAudience(app, d, row, holders));
 }
