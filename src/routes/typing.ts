@@ -10,7 +10,7 @@ export const typingRoutes = (app: App) =>
     async ({ args, me }) => {
       const p = args.read(
         t.Object({
-          type: t.String({ default: "direct" }),
+          type: t.Union([t.Literal("direct"), t.Literal("stream"), t.Literal("channel")], { default: "direct" }),
           op: t.Union([t.Literal("start"), t.Literal("stop")]),
           to: t.Optional(t.Array(t.Integer())),
           stream_id: t.Optional(t.Integer()),

@@ -10,7 +10,8 @@ import { emptyTopicName } from "./render";
 export const MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS = 100;
 
 export interface TypingInput {
-  type: string;
+  /** "private" is no longer accepted (Zulip 8.0, feature level 215) */
+  type: "direct" | "stream" | "channel";
   op: "start" | "stop";
   to?: number[];
   streamId?: number;
@@ -20,7 +21,6 @@ export interface TypingInput {
 /** POST /typing: a typing event to the conversation's participants (or the channel's subscribers). */
 export async function setTypingStatus(app: App, me: UserRow, input: TypingInput): Promise<void> {
   const kind = input.type === "channel" ? "stream" : input.type;
-  if (!["direct", "private", "stream"].includes(kind)) throw badRequest("Invalid type");
   const d = await loadDirectory(app);
   const sender = { user_id: me.id, email: me.email };
   const pref = (userId: number, name: string) => d.users.get(userId)?.prefs[name] !== false;
