@@ -54,6 +54,14 @@ export async function changeFlag(sql: Sql, userId: number, messageIds: number[],
   return changed.sort((a, b) => a - b);
 }
 
+/** Deletes the rows of some users for some messages (users losing messages moved to another channel). */
+export async function deleteUserMessages(sql: Sql, userIds: number[], messageIds: number[]) {
+  if (!userIds.length || !messageIds.length) return;
+  for (const part of chunked(messageIds)) {
+    await sql.run(`DELETE FROM user_messages WHERE user_id IN (${qs(userIds.length)}) AND message_id IN (${qs(part.length)})`, [...userIds, ...part]);
+  }
+}
+
 /** Sets per-user flags after an edit (mentions and alert words recomputed), only where they changed. */
 export async function setFlags(sql: Sql, messageId: number, flags: { userId: number; flags: number }[]) {
   if (!flags.length) return;

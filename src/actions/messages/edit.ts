@@ -1,24 +1,26 @@
 import { nowSecs, realmOf, type App } from "../../app";
-import { canMoveMessagesOutOf, canMoveMessagesWithin, canResolveTopics, channelKind, postRefusal, type ChannelAccess } from "../../domain/channel-permissions";
+import { canAccessHistory, canMoveMessagesOutOf, canMoveMessagesWithin, canResolveTopics, channelKind, hasContentAccess, postRefusal, type ChannelAccess } from "../../domain/channel-permissions";
 import { FLAG, flagList } from "../../domain/flags";
 import { isModerator } from "../../domain/roles";
 import { normalizeContent, resolveChange, RESOLVED_TOPIC_PREFIX, unresolvedName, isResolved } from "../../domain/topic";
 import { badRequest, ZulipError } from "../../errors";
 import type { Sql } from "../../store/db";
-import { listMessagesByIds, listTopicMessageIds, listTopicParticipants, moveMessages, updateMessage as updateMessageRow, type MessageRow } from "../../store/messages";
+import { findMessage, listMessagesByIds, listTopicMessageIds, listTopicParticipants, moveMessages, updateMessage as updateMessageRow, type MessageRow } from "../../store/messages";
 import type { StreamRow } from "../../store/streams";
 import { deleteTopicPolicies, listTopicPolicies, setUserTopic } from "../../store/user-topics";
 import { insertUserMessages } from "../../store/messages";
-import { listHolders, mapHolders, setFlags } from "../../store/user-messages";
+import { deleteUserMessages, listHolders, mapFlags, mapHolders, setFlags } from "../../store/user-messages";
+import { listSubscriptionRows } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
 import { applyAttachmentEffects, syncMessageAttachments, type AttachmentEffects } from "../attachments";
 import { alertWordsOf } from "../alert-words";
 import { hasRealmPermission } from "../channel-access";
 import { accessMessage } from "./access";
 import { loadDirectory, type Directory } from "./directory";
-import { messageAudience } from "./delete";
-import { sendNotification, silentMention } from "./notification-bot";
+import { messageAudience, removeMessage } from "./delete";
+import { notificationBot, sendNotification, silentMention } from "./notification-bot";
 import { render } from "./render";
+import { topicNarrowUrl } from "../../domain/markdown/urls";
 import { checkGroupMentions, checkTopic, contentFlags, WILDCARD_MENTION_THRESHOLD } from "./send";
 
 export type PropagateMode = "change_one" | "change_later" | "change_all";
@@ -33,12 +35,15 @@ export interface EditInput {
   prevContentSha256?: string;
 }
 
-/** Zulip allows content edits this long after the limit (clients show a countdown). */
+/** Zulip allows edits and moves this long after their limits (clients show a countdown). */
 const EDIT_LIMIT_BUFFER_SECS = 20;
+
+/** Past a time limit (seconds, null: none), with Zulip's grace buffer. */
+const pastLimit = (now: number, sent: number, limit: number | null | undefined) => limit !== null && limit !== undefined && now - sent > limit + EDIT_LIMIT_BUFFER_SECS;
 
 const noEditPermission = () => badRequest("You don't have permission to edit this message");
 
-function channelAccess(app: App, me: UserRow, stream: StreamRow, subscribed: boolean): ChannelAccess {
+function channelAccess(app: App, me: Pick<UserRow, "id" | "role">, stream: StreamRow, subscribed: boolean): ChannelAccess {
   return { user: me, channel: stream, subscribed, inGroup: (g) => app.groups.isMember(g, me.id) };
 }
 
@@ -47,10 +52,7 @@ function checkContentEdit(app: App, me: UserRow, row: MessageRow) {
   const settings = realmOf(app).settings;
   if (!settings.allow_message_editing) throw badRequest("Your organization has turned off message editing");
   if (row.sender_id !== me.id) throw noEditPermission();
-  const limit = settings.message_content_edit_limit_seconds;
-  if (limit !== null && limit !== undefined && nowSecs(app) - row.date_sent > limit + EDIT_LIMIT_BUFFER_SECS) {
-    throw badRequest("The time limit for editing this message has passed");
-  }
+  if (pastLimit(nowSecs(app), row.date_sent, settings.message_content_edit_limit_seconds)) throw badRequest("The time limit for editing this message has passed");
 }
 
 interface Plan {
@@ -69,7 +71,7 @@ interface Plan {
  */
 export async function updateMessage(app: App, me: UserRow, messageId: number, input: EditInput) {
   const d = await loadDirectory(app);
-  const { row } = await accessMessage(app, d, me, messageId);
+  const { row } = await accessMessage(app, d, me, messageId, app.db, { modifying: true });
   if (input.propagateMode !== "change_one" && input.topic === undefined && input.streamId === undefined) {
     throw badRequest("Invalid propagate_mode without topic edit");
   }
@@ -89,7 +91,8 @@ export async function updateMessage(app: App, me: UserRow, messageId: number, in
       const sha = new Bun.CryptoHasher("sha256").update(row.content).digest("hex");
       if (sha !== input.prevContentSha256) throw new ZulipError("EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.");
     }
-    const n = normalizeContent(input.content, app.config.limits.max_message_length);
+    // Zulip: editing the content away leaves "(deleted)".
+    const n = normalizeContent(input.content.trimEnd() === "" ? "(deleted)" : input.content, app.config.limits.max_message_length);
     if ("error" in n) throw badRequest(n.error);
     const sender = d.users.get(row.sender_id)!;
     const rendered = await render(app, d, sender, n.content);
@@ -131,8 +134,7 @@ export async function updateMessage(app: App, me: UserRow, messageId: number, in
       if (!ns || ns.realm_id !== realmOf(app).id) throw badRequest("Invalid channel ID");
       const refusal = postRefusal(channelAccess(app, me, ns, (await d.subscriberIds(app.db, ns.id)).includes(me.id)));
       if (refusal) throw badRequest(refusal === "You do not have permission to post in this channel." ? refusal : "Invalid channel ID");
-      const limit = settings.move_messages_between_streams_limit_seconds;
-      if (!isModerator(me.role) && limit !== null && limit !== undefined && now - row.date_sent > limit) {
+      if (!isModerator(me.role) && pastLimit(now, row.date_sent, settings.move_messages_between_streams_limit_seconds)) {
         throw badRequest("The time limit for editing this message's channel has passed");
       }
       plan.newStream = ns;
@@ -147,8 +149,7 @@ export async function updateMessage(app: App, me: UserRow, messageId: number, in
           if (!canResolveTopics(access, hasRealmPermission(app, me, "can_resolve_topics_group"))) throw badRequest("You don't have permission to resolve topics.");
         } else {
           if (!plan.newStream && !canMoveMessagesWithin(access, hasRealmPermission(app, me, "can_move_messages_between_topics_group"))) throw noEditPermission();
-          const limit = settings.move_messages_within_stream_limit_seconds;
-          if (!isModerator(me.role) && limit !== null && limit !== undefined && now - row.date_sent > limit) {
+          if (!isModerator(me.role) && pastLimit(now, row.date_sent, settings.move_messages_within_stream_limit_seconds)) {
             throw badRequest("The time limit for editing this message's topic has passed.");
           }
         }
@@ -160,10 +161,13 @@ export async function updateMessage(app: App, me: UserRow, messageId: number, in
         input.propagateMode === "change_one" ? [row.id] : await listTopicMessageIds(app.db, oldStream.id, row.topic, input.propagateMode === "change_later" ? row.id : 0);
       plan.moveIds = ids.includes(row.id) ? ids : [...ids, row.id].sort((a, b) => a - b);
       if (input.propagateMode === "change_all" && !isModerator(me.role) && !plan.resolve) {
-        const limit = plan.newStream ? settings.move_messages_between_streams_limit_seconds : settings.move_messages_within_stream_limit_seconds;
-        if (limit !== null && limit !== undefined) {
+        // Moving to another topic of another channel: the stricter of the two limits.
+        const limits = [plan.newTopic !== null ? settings.move_messages_within_stream_limit_seconds : null, plan.newStream ? settings.move_messages_between_streams_limit_seconds : null];
+        const set = limits.filter((l): l is number => l !== null && l !== undefined);
+        const limit = set.length ? Math.min(...set) : null;
+        if (limit !== null) {
           const rows = await listMessagesByIds(app.db, plan.moveIds);
-          const allowed = rows.filter((m) => now - m.date_sent <= limit);
+          const allowed = rows.filter((m) => !pastLimit(now, m.date_sent, limit));
           if (allowed.length < rows.length) {
             throw new ZulipError(
               "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
@@ -176,9 +180,8 @@ export async function updateMessage(app: App, me: UserRow, messageId: number, in
       }
     }
   }
-  if (!plan.newContent && plan.newTopic === null && plan.newStream === null) {
-    if (input.content === undefined) return {};
-  }
+  // The same topic (or channel) as now is no change (Zulip drops it before its checks).
+  if (!plan.newContent && plan.newTopic === null && plan.newStream === null) throw badRequest("Nothing to change");
   return applyEdit(app, d, me, row, input, plan, now);
 }
 
@@ -244,25 +247,25 @@ async function applyEdit(app: App, d: Directory, me: UserRow, row: MessageRow, i
           return { id: m.id, streamId: newStreamId!, recipientId: (plan.newStream ?? oldStream)!.recipient_id ?? m.recipient_id, topic: newTopic, editHistory: JSON.stringify(history), movedTime };
         }),
       );
-      if (plan.newStream) {
-        // Subscribers of the new channel without the messages get them (read); users who may not read it lose them.
-        const subs = new Set(await d.subscriberIds(sql, plan.newStream.id));
-        const before = new Set([...holdersBefore.values()].flat());
-        for (const u of subs) if (!before.has(u)) gained.push(u);
+      if (plan.newStream && oldStream) {
+        // Zulip's rules: subscribers of a new channel with protected history get rows (read); users who
+        // may not read the new channel lose theirs (and get delete_message); so do those subscribed to
+        // the old channel and not to the new one (unread messages stay in subscribed channels).
         const ns = plan.newStream;
-        for (const u of before) {
-          if (subs.has(u)) continue;
+        const newSubs = new Set(await d.subscriberIds(sql, ns.id));
+        const holders = [...new Set([...holdersBefore.values()].flat())];
+        const mayRead = (u: number) => {
           const user = d.users.get(u);
-          const readable = user && !ns.invite_only && !(user.role === 600 && !ns.is_web_public);
-          if (!readable) lost.push(u);
-        }
+          if (!user) return false;
+          const a = channelAccess(app, user, ns, false);
+          return hasContentAccess(a) && canAccessHistory(a);
+        };
+        for (const u of new Set([...holders, ...(await d.subscriberIds(sql, oldStream.id))])) if (!newSubs.has(u) && !mayRead(u)) lost.push(u);
+        const oldMembers = new Set((await listSubscriptionRows(sql, holders, [oldStream.id])).map((r) => r.user_id));
+        const rowsLost = holders.filter((u) => !newSubs.has(u) && (oldMembers.has(u) || lost.includes(u)));
+        if (!ns.history_public_to_subscribers) gained.push(...newSubs);
         if (gained.length) await insertUserMessages(sql, gained.flatMap((u) => plan.moveIds.map((id) => ({ userId: u, messageId: id, flags: FLAG.read }))));
-        if (lost.length) {
-          await sql.run(
-            `DELETE FROM user_messages WHERE user_id IN (${lost.map(() => "?").join(",")}) AND message_id IN (${plan.moveIds.map(() => "?").join(",")})`,
-            [...lost, ...plan.moveIds],
-          );
-        }
+        await deleteUserMessages(sql, rowsLost, plan.moveIds);
       }
       if (input.propagateMode === "change_all" && oldStream) {
         for (const p of await listTopicPolicies(sql, oldStream.id, row.topic)) {
@@ -274,8 +277,17 @@ async function applyEdit(app: App, d: Directory, me: UserRow, row: MessageRow, i
   });
   if (effects) await applyAttachmentEffects(app, effects);
   await publishEdit(app, d, me, row, input, plan, ts, { contentHolders, flagsAfter, holdersBefore, lost, gained });
-  if (moved && oldStream) await notifyMove(app, d, me, row, input, plan);
-  return {};
+  if (moved && oldStream) await notifyMove(app, d, me, row, input, plan, now);
+  return { detached_uploads: detachedUploads(effects, me.id) };
+}
+
+/** The editor's uploads that the edit left linked to no message (Zulip asks whether to delete them). */
+function detachedUploads(effects: AttachmentEffects | null, userId: number): unknown[] {
+  if (!effects) return [];
+  return effects.events
+    .filter(({ userId: u, event }) => u === userId && event.op === "update")
+    .map(({ event }) => event.attachment as { messages?: unknown[] })
+    .filter((a) => Array.isArray(a.messages) && a.messages.length === 0);
 }
 
 function moveEntry(m: MessageRow, plan: Plan): Record<string, unknown> {
@@ -326,40 +338,79 @@ async function publishEdit(
   const flagsNow = x.flagsAfter.size ? x.flagsAfter : new Map((await listHolders(app.db, row.id)).map((h) => [h.user_id, h.flags]));
   app.events.publishEach(
     audience.filter((u) => !x.lost.includes(u)),
-    (u) => ({ ...event, flags: flagList(flagsNow.get(u) ?? (FLAG.read | FLAG.historical)) }) as any,
+    // Subscribers without a row see the message as read (Zulip's subscriber_info).
+    (u) => ({ ...event, flags: flagList(flagsNow.get(u) ?? FLAG.read) }) as any,
   );
   if (x.lost.length && oldStream) {
     app.events.publish({ type: "delete_message", message_type: "stream", message_ids: plan.moveIds, stream_id: oldStream.id, topic: row.topic }, x.lost);
   }
 }
 
-/** Zulip's resolve/unresolve and move notices, posted by the Notification Bot. */
-async function notifyMove(app: App, d: Directory, me: UserRow, row: MessageRow, input: EditInput, plan: Plan) {
+/** Zulip's RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS: undoing a (un)resolve this soon deletes its notice instead of adding one. */
+const RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECS = 60;
+const RESOLVE_NOTICE = /^@_\*\*[^*]+\|\d+\*\* has marked this topic as (un)?resolved\.$/;
+
+/**
+ * Zulip's resolve/unresolve and move notices, posted by the Notification Bot and born read for the
+ * acting user. A resolve (not combined with a content edit or a channel move) gets its notice,
+ * unless it undoes one posted in the last minute, which is then deleted. A move notifies the new
+ * topic (unless it only resolves) and, when asked, the old one; "This topic was moved" when every
+ * message the user could see in the old topic went (and, for the new topic, it had none they could see).
+ */
+async function notifyMove(app: App, d: Directory, me: UserRow, row: MessageRow, input: EditInput, plan: Plan, now: number) {
   const who = silentMention(me);
+  const readBy = [me.id];
   const oldStream = d.streams.get(row.stream_id!)!;
   const newStream = plan.newStream ?? oldStream;
   const newTopic = plan.newTopic ?? row.topic;
-  if (plan.resolve) {
-    await sendNotification(app, oldStream, newTopic, `${who} has marked this topic as ${plan.resolve}.`);
-    return;
+  if (plan.resolve && !plan.newContent) {
+    if (!(await undoResolveNotice(app, d, me, oldStream, newTopic, plan, now))) {
+      await sendNotification(app, oldStream, newTopic, `${who} has marked this topic as ${plan.resolve}.`, { readBy });
+    }
   }
-  const link = (s: StreamRow, t: string) => `#**${s.name}>${t}**`;
   const n = plan.moveIds.length;
-  const all = input.propagateMode === "change_all";
+  const moved = new Set(plan.moveIds);
+  const movedAll = input.propagateMode === "change_all" || !(await seesAny(app, d, me, oldStream, (await listTopicMessageIds(app.db, oldStream.id, row.topic)).filter((id) => !moved.has(id))));
+  const link = (s: StreamRow, t: string) => `#**${s.name}>${t}**`;
+  if (input.notifyNewThread && !plan.resolve) {
+    const preexisting = (await listTopicMessageIds(app.db, newStream.id, newTopic)).filter((id) => !moved.has(id));
+    const messageLink = `${app.config.server.external_url}${topicNarrowUrl(newStream.id, newStream.name, newTopic)}/near/${row.id}`;
+    const text =
+      movedAll && !(await seesAny(app, d, me, newStream, preexisting))
+        ? `This topic was moved here from ${link(oldStream, row.topic)} by ${who}.`
+        : n === 1
+          ? `[A message](${messageLink}) was moved here from ${link(oldStream, row.topic)} by ${who}.`
+          : `${n} messages were moved here from ${link(oldStream, row.topic)} by ${who}.`;
+    await sendNotification(app, newStream, newTopic, text, { readBy });
+  }
   if (input.notifyOldThread) {
-    const text = all
+    const text = movedAll
       ? `This topic was moved to ${link(newStream, newTopic)} by ${who}.`
       : n === 1
         ? `A message was moved from this topic to ${link(newStream, newTopic)} by ${who}.`
         : `${n} messages were moved from this topic to ${link(newStream, newTopic)} by ${who}.`;
-    await sendNotification(app, oldStream, row.topic, text);
+    await sendNotification(app, oldStream, row.topic, text, { readBy });
   }
-  if (input.notifyNewThread) {
-    const text = all
-      ? `This topic was moved here from ${link(oldStream, row.topic)} by ${who}.`
-      : n === 1
-        ? `A message was moved here from ${link(oldStream, row.topic)} by ${who}.`
-        : `${n} messages were moved here from ${link(oldStream, row.topic)} by ${who}.`;
-    await sendNotification(app, newStream, newTopic, text);
-  }
+}
+
+/** Whether the user can see any of these messages of a channel: all when they may read its history, else the ones they received. */
+async function seesAny(app: App, d: Directory, me: UserRow, stream: StreamRow, ids: number[]): Promise<boolean> {
+  if (!ids.length) return false;
+  const access = channelAccess(app, me, stream, (await d.subscriberIds(app.db, stream.id)).includes(me.id));
+  if (!hasContentAccess(access)) return false;
+  if (canAccessHistory(access)) return true;
+  return (await mapFlags(app.db, me.id, ids)).size > 0;
+}
+
+/**
+ * Zulip's maybe_delete_previous_resolve_topic_notification: when the topic's newest message (after
+ * the move) is a resolve notice under a minute old, the change undoes it: the notice is deleted.
+ */
+async function undoResolveNotice(app: App, d: Directory, me: UserRow, stream: StreamRow, topic: string, plan: Plan, now: number): Promise<boolean> {
+  const ids = await listTopicMessageIds(app.db, stream.id, topic, Math.max(...plan.moveIds));
+  const last = ids.length ? await findMessage(app.db, ids[ids.length - 1]!) : undefined;
+  if (!last || now - last.date_sent > RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECS) return false;
+  if (last.sender_id !== (await notificationBot(app)).id || !RESOLVE_NOTICE.test(last.content)) return false;
+  await removeMessage(app, d, last, me.id);
+  return true;
 }
