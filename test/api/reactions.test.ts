@@ -30,7 +30,7 @@ function reactionEvent(who: CastName, op: "add" | "remove", messageId: number, e
 
 /** Adds a custom emoji through the API and returns its id. */
 async function addCustomEmoji(name: string): Promise<number> {
-  (await s.users.iago.client.post(`/realm/emoji/${name}`, { file: new File([await makePng(32, 32)], `${name}.png`) })).success();
+  (await s.users.iago.client.post(`/realm/emoji/${name}`, { file: new File([(await makePng(32, 32)) as BlobPart], `${name}.png`) })).success();
   return (await s.app.db.get<{ id: number }>("SELECT id FROM realm_emoji WHERE name = ? AND deactivated = 0", [name]))!.id;
 }
 
