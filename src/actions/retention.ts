@@ -5,7 +5,7 @@ import { deleteMessagesByIds, listExpiredChannelMessages, listExpiredDirectMessa
 import { listStreams, updateStream } from "../store/streams";
 import { mapHolders } from "../store/user-messages";
 import { applyAttachmentEffects, deleteAttachmentsOfDeletedMessages } from "./attachments";
-import { messageAudience } from "./messages/delete";
+import { actionAudience } from "./messages/delete";
 import { loadDirectory, type Directory } from "./messages/directory";
 
 const BATCH = 500;
@@ -71,7 +71,7 @@ async function publishDeletions(app: App, d: Directory, rows: ExpiringMessage[],
   for (const list of groups.values()) {
     const first = list[0]!;
     const had = [...new Set(list.flatMap((r) => holders.get(r.id) ?? []))];
-    const audience = await messageAudience(app, d, first as unknown as MessageRow, had);
+    const audience = await actionAudience(app, d, first as unknown as MessageRow, had);
     const ids = list.map((r) => r.id);
     const event =
       first.stream_id !== null
