@@ -2,6 +2,8 @@ import type { App } from "../app";
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../domain/version";
 import { MAX_QUEUE_LIFESPAN_SECS } from "../events/hub";
 import type { UserRow } from "../store/users";
+import { isGuest } from "../domain/roles";
+import { badRequest } from "../errors";
 import { STATE_FETCHERS, type StateOptions } from "./state";
 
 export interface RegisterInput extends StateOptions {
@@ -17,6 +19,8 @@ export interface RegisterInput extends StateOptions {
  * happens in between is in the queue rather than lost (the client applies it on top).
  */
 export async function registerQueue(app: App, me: UserRow, input: RegisterInput) {
+  // every public channel's messages: not for guests, who may only see their own channels
+  if (input.allPublicStreams && isGuest(me.role)) throw badRequest("User not authorized for this query");
   const queue = app.events.register({
     userId: me.id,
     eventTypes: input.eventTypes,

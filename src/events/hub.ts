@@ -12,6 +12,8 @@ export const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 3600;
 export class EventHub {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
+  /** Queues registered with all_public_streams: they also get public channels' messages. */
+  private readonly allPublic = new Set<EventQueue>();
 
   constructor(
     private readonly now: () => number,
@@ -25,6 +27,7 @@ export class EventHub {
     let set = this.byUser.get(options.userId);
     if (!set) this.byUser.set(options.userId, (set = new Set()));
     set.add(queue);
+    if (options.allPublicStreams) this.allPublic.add(queue);
     return queue;
   }
 
@@ -112,7 +115,16 @@ export class EventHub {
     return this.queues.size;
   }
 
+  /**
+   * Sends an event to the all_public_streams queues of users not in `exclude` (a public channel's
+   * message to those who registered for every public channel).
+   */
+  publishToAllPublicQueues(event: Event, exclude: ReadonlySet<number>): void {
+    for (const q of this.allPublic) if (!exclude.has(q.userId)) this.deliver(q, event);
+  }
+
   private remove(q: EventQueue) {
+    this.allPublic.delete(q);
     q.release();
     this.queues.delete(q.id);
     const set = this.byUser.get(q.userId);

@@ -194,3 +194,23 @@ describe("presence events", () => {
     expect(Object.keys(all.presences)).toContain(String(s.users.cordelia.id));
   });
 });
+
+describe("all_public_streams", () => {
+  test("a queue registered with it gets public channels' messages the user is not subscribed to, but not private ones", async () => {
+    const iago = s.users.iago.client;
+    (await iago.post("/users/me/subscriptions", { subscriptions: [{ name: "open plaza" }] })).success();
+    (await iago.post("/users/me/subscriptions", { subscriptions: [{ name: "back room" }], invite_only: true })).success();
+    const wide = (await s.users.cordelia.client.post("/register", { event_types: ["message"], all_public_streams: true })).success();
+    const narrow = (await s.users.cordelia.client.post("/register", { event_types: ["message"] })).success();
+    const pub = (await iago.post("/messages", { type: "channel", to: "open plaza", topic: "t", content: "for everyone" })).success();
+    (await iago.post("/messages", { type: "channel", to: "back room", topic: "t", content: "secret" })).success();
+    const got = (await s.users.cordelia.client.get("/events", { queue_id: wide.queue_id, last_event_id: -1, dont_block: true })).success();
+    expect(got.events.map((e: any) => [e.type, e.message.id, e.flags])).toEqual([["message", pub.id, []]]);
+    const none = (await s.users.cordelia.client.get("/events", { queue_id: narrow.queue_id, last_event_id: -1, dont_block: true })).success();
+    expect(none.events).toEqual([]);
+  });
+
+  test("guests may not ask for it", async () => {
+    (await s.users.polonius.client.post("/register", { all_public_streams: true })).error("User not authorized for this query", "BAD_REQUEST", 400);
+  });
+});

@@ -456,4 +456,7 @@ export function publishMessage(app: App, d: Directory, row: MessageRow, recipien
       extra: { local_message_id: localId },
     });
   }
+  // Clients registered with all_public_streams see every public channel's messages (with no flags).
+  const stream = row.stream_id !== null ? d.streams.get(row.stream_id) : undefined;
+  if (stream && !stream.invite_only) app.events.publishToAllPublicQueues({ type: "message", message: shared, flags: [] }, new Set(flagsOf.keys()));
 }
