@@ -20,6 +20,8 @@ import { loadDirectory, type Directory } from "./directory";
 import { messageAudience, removeMessage } from "./delete";
 import { notificationBot, sendNotification, silentMention } from "./notification-bot";
 import { render } from "./render";
+import { linkifierList } from "../linkifiers";
+import { topicLinks } from "../../domain/markdown";
 import { topicNarrowUrl } from "../../domain/markdown/urls";
 import { checkGroupMentions, checkTopic, contentFlags, WILDCARD_MENTION_THRESHOLD } from "./send";
 
@@ -328,7 +330,7 @@ async function publishEdit(
   }
   if (plan.newTopic !== null || plan.newStream !== null) {
     Object.assign(event, { propagate_mode: input.propagateMode, orig_subject: row.topic });
-    if (plan.newTopic !== null) Object.assign(event, { subject: plan.newTopic, topic_links: [] });
+    if (plan.newTopic !== null) Object.assign(event, { subject: plan.newTopic, topic_links: topicLinks(plan.newTopic, await linkifierList(app)) });
     if (plan.newStream) event.new_stream_id = plan.newStream.id;
   }
   const holders = new Set<number>([...x.contentHolders.map((h) => h.user_id), ...[...x.holdersBefore.values()].flat(), ...x.gained]);

@@ -12,7 +12,7 @@ import { listSubscribedStreamIds } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
 import { accessMessage } from "./access";
 import { loadDirectory, type Directory } from "./directory";
-import { fetchedMessage, type FormatOptions } from "./format";
+import { fetchedMessage, loadTopicLinkifiers, type FormatOptions } from "./format";
 import { emptyTopicName } from "./render";
 import { ensureSearchIndexed } from "./search-index";
 
@@ -175,7 +175,7 @@ export interface GetMessagesInput {
 /** Formats found rows (one query for the rows, one for reactions) with the viewer's flags and search highlights. */
 export async function formatFound(app: App, d: Directory, me: UserRow, found: FoundRow[], format: FormatOptions, searchWords: string[] | null) {
   const ids = found.map((f) => f.id);
-  const [rows, reactions] = await Promise.all([listMessagesByIds(app.db, ids), listReactions(app.db, ids)]);
+  const [rows, reactions] = await Promise.all([listMessagesByIds(app.db, ids), listReactions(app.db, ids), loadTopicLinkifiers(app)]);
   const byId = new Map<number, MessageRow>(rows.map((r) => [r.id, r]));
   const reactionsOf = new Map<number, ReactionRow[]>();
   for (const r of reactions) {
@@ -238,7 +238,7 @@ export async function getMessages(app: App, me: UserRow, input: GetMessagesInput
 export async function getMessage(app: App, me: UserRow, messageId: number, format: FormatOptions) {
   const d = await loadDirectory(app);
   const { row, flags } = await accessMessage(app, d, me, messageId);
-  const reactions = await listReactions(app.db, [row.id]);
+  const [reactions] = await Promise.all([listReactions(app.db, [row.id]), loadTopicLinkifiers(app)]);
   return { raw_content: row.content, message: fetchedMessage(app, d, row, reactions, me.id, flags, format) };
 }
 

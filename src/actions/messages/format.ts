@@ -1,18 +1,35 @@
 import { realmOf, type App } from "../../app";
 import { flagList } from "../../domain/flags";
-import { topicLinks } from "../../domain/markdown";
+import { topicLinks, type Linkifier } from "../../domain/markdown";
 import { displayTopic } from "../../domain/topic";
 import { avatarUrl } from "../../domain/user-format";
 import type { MessageRow } from "../../store/messages";
 import type { ReactionRow } from "../../store/reactions";
 import type { Directory, DirectoryUser } from "./directory";
 import { emptyTopicName } from "./render";
+import { linkifierList } from "../linkifiers";
 
 export interface FormatOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allowEmptyTopicName: boolean;
 }
+
+/** The organization's linkifiers as last loaded by loadTopicLinkifiers, for `topic_links`. */
+const topicLinkifiers = new WeakMap<App, Linkifier[]>();
+
+/**
+ * Brings the linkifiers that message objects' `topic_links` use up to date (the linkifiers area
+ * keeps them in memory, so this is cheap): call it before formatting messages.
+ */
+export async function loadTopicLinkifiers(app: App): Promise<Linkifier[]> {
+  const list = await linkifierList(app);
+  topicLinkifiers.set(app, list);
+  return list;
+}
+
+/** Zulip's `topic_links` of a channel topic with the organization's linkifiers (as last loaded). */
+export const topicLinksOf = (app: App, topic: string) => topicLinks(topic, topicLinkifiers.get(app) ?? []);
 
 /** The participants of a direct-message conversation, from its key ("3,7,9"). */
 export const dmParticipants = (key: string) => key.split(",").map(Number);
@@ -57,7 +74,7 @@ export function messageDict(app: App, dir: Directory, row: MessageRow, reactions
     timestamp: Math.floor(row.date_sent),
     client: row.client,
     subject: row.stream_id !== null ? displayTopic(row.topic, emptyName, allowEmpty) : "",
-    topic_links: row.stream_id !== null ? topicLinks(row.topic) : [],
+    topic_links: row.stream_id !== null ? topicLinksOf(app, row.topic) : [],
     is_me_message: Boolean(row.is_me_message),
     reactions: reactionDicts(reactions),
     submessages: [],

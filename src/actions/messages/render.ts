@@ -8,6 +8,7 @@ import { normalizeContent } from "../../domain/topic";
 import { badRequest } from "../../errors";
 import { uploadPathsIn } from "../../uploads/paths";
 import { uploadedImages } from "../uploads";
+import { linkifierList } from "../linkifiers";
 
 export const EMPTY_TOPIC_DISPLAY_NAME = "general chat";
 
@@ -25,7 +26,9 @@ export function emptyTopicName(app: App): string {
 export async function renderContext(app: App, dir: Directory, sender: Pick<UserRow, "id" | "role">, content: string): Promise<RenderContext> {
   const subscribed = content.includes("#**") ? new Set(await listSubscribedStreamIds(app.db, sender.id)) : new Set<number>();
   const images = content.includes("/user_uploads/") ? await uploadedImages(app, uploadPathsIn(content)) : null;
+  const linkifiers = await linkifierList(app);
   return {
+    linkifiers,
     uploadedImage: images ? (pathId) => images.get(pathId) : undefined,
     usersByName: (name) => dir.activeUsersByName(name),
     userById: (id) => {

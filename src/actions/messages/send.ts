@@ -24,7 +24,7 @@ import { hasRealmPermission } from "../channel-access";
 import { canAccessAllUsers, accessibleUserIds } from "../user-access";
 import { loadDirectory, type Directory, type DirectoryUser } from "./directory";
 import { writeMessage } from "./writer";
-import { messageDict } from "./format";
+import { loadTopicLinkifiers, messageDict } from "./format";
 import { emptyTopicName, hasAlertWord, render } from "./render";
 import { alertWordsOf } from "../alert-words";
 
@@ -348,6 +348,7 @@ export interface DeliverOptions {
  */
 export async function deliverMessage(app: App, d: Directory, sender: UserRow, addressee: Addressee, content: string, opts: DeliverOptions): Promise<SendResult> {
   const p = await prepare(app, d, sender, addressee, content, opts.readBySender, opts.internal === true, opts.readBy);
+  await loadTopicLinkifiers(app);
   const realm = realmOf(app);
   const now = nowSecs(app);
   const row: Omit<MessageRow, "id"> = {
