@@ -29,6 +29,12 @@ function el(tag, attrs = {}, ...children) {
 
 async function start() {
   if (location.search.includes("login_failed")) $("login-error").hidden = false;
+  // No CSRF cookie means no session (both are set at login and cleared at logout): show the form without
+  // asking the API, whose 401 carries "WWW-Authenticate: Basic" and would make the browser pop up its own login.
+  if (!csrf) {
+    $("login").hidden = false;
+    return;
+  }
   try {
     state.me = await api("GET", "/users/me");
   } catch {
@@ -140,9 +146,16 @@ async function poll() {
 }
 
 function handle(ev) {
-  if (ev.type === "message" && matches(ev.message)) {
-    $("messages").append(renderMessage(ev.message));
-    $("messages").scrollTop = $("messages").scrollHeight;
+  if (ev.type === "message") {
+    const n = state.narrow;
+    if (n?.stream && ev.message.stream_id === n.stream.stream_id && !(n.topics || []).some((t) => t.name === ev.message.subject)) {
+      n.topics = [{ name: ev.message.subject, max_id: ev.message.id }, ...(n.topics || [])];
+      renderSidebar();
+    }
+    if (matches(ev.message)) {
+      $("messages").append(renderMessage(ev.message));
+      $("messages").scrollTop = $("messages").scrollHeight;
+    }
   } else if (ev.type === "delete_message") {
     for (const id of ev.message_ids || [ev.message_id]) document.getElementById(`m${id}`)?.remove();
   } else if (ev.type === "update_message" && ev.rendered_content !== undefined) {
