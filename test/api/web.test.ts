@@ -54,7 +54,10 @@ describe("the web client", () => {
     const c = cookiesOf(await login("hamlet@zulip.com", "hamlet-pass"));
     const headers = { cookie: `parley_session=${c.parley_session}` };
     expect((await req("/logout", { method: "POST", headers })).status).toBe(303);
-    expect((await req("/api/v1/users/me", { headers })).status).toBe(401);
+    const after = await req("/api/v1/users/me", { headers });
+    expect(after.status).toBe(401);
+    // not a Basic challenge, which would make the browser show its own login prompt
+    expect(after.headers.get("www-authenticate")).toBe('Session realm="zulip"');
     expect(await s.app.db.get("SELECT * FROM sessions WHERE token = ?", [c.parley_session!])).toBeUndefined();
   });
 
