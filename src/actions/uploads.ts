@@ -45,8 +45,15 @@ async function checkQuota(app: App, sql: Sql, size: number): Promise<void> {
   if ((await realmUploadSpace(sql, realmOf(app).id)) + size > quota * MIB) throw quotaExceeded();
 }
 
+const rerendering = new WeakSet<App>();
+
 /** Start-up housekeeping: temp files of interrupted writes go, pending thumbnails are resumed. */
 export async function startUploads(app: App): Promise<void> {
+  if (!rerendering.has(app)) {
+    rerendering.add(app);
+    // The messages showing a finished (or failed) image are rendered again (rendering-only update_message).
+    onThumbnailsReady(app, async (id) => (await import("./messages/edit")).rerenderForAttachment(app, id));
+  }
   await uploadsOf(app).ready;
   for (const a of await listPendingThumbnails(app.db)) queueThumbnails(app, a.id);
 }

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
-import { messageRow, sendStream } from "../helpers/messages";
+import { flagsOf, messageRow, sendDm, sendStream } from "../helpers/messages";
+import { flagList } from "../../src/domain/flags";
+import { makePng, pathIdOf, upload } from "../helpers/uploads";
+import { waitForThumbnails } from "../../src/actions/uploads";
+import { uploadsOf } from "../../src/uploads/runtime";
 
 let s: TestServer;
 let denmark: number;
@@ -87,5 +91,108 @@ describe("topic_links", () => {
     } finally {
       (await s.users.iago.client.post("/realm/filters", TRACKER)).success();
     }
+  });
+});
+
+/** Keeps the thumbnail worker busy (both its slots) until the returned function is called. */
+function holdThumbnails(): () => void {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  for (let i = 0; i < 2; i++) uploadsOf(s.app).thumbnails.push(() => gate);
+  return release;
+}
+
+const imageRow = (url: string) =>
+  s.app.db.get<{ thumbnail_state: string }>("SELECT thumbnail_state FROM attachments WHERE path_id = ?", [pathIdOf(url)]);
+
+describe("uploaded-image previews", () => {
+  test("a message sent before the thumbnail exists shows Zulip's placeholder, then is re-rendered for its holders", async () => {
+    const release = holdThumbnails();
+    let id = 0;
+    let url = "";
+    try {
+      url = (await upload(s, "hamlet", "photo.png", await makePng(1200, 900), "image/png")).url;
+      id = await sendStream(s, "hamlet", "Denmark", "pictures", `look [photo.png](${url})`);
+      expect((await imageRow(url))!.thumbnail_state).toBe("pending");
+    } finally {
+      release();
+    }
+    const preview = (img: string) => `<p>look <a href="${url}">photo.png</a></p>\n<div class="message_inline_image"><a href="${url}" title="photo.png">${img}</a></div>`;
+    const placeholder = preview(
+      '<img class="image-loading-placeholder" data-original-dimensions="1200x900" data-original-content-type="image/png" src="/static/images/loading/loader-black.svg">',
+    );
+    const thumbnail = preview(`<img data-original-dimensions="1200x900" data-original-content-type="image/png" src="/user_uploads/thumbnail/${url.slice("/user_uploads/".length)}/840x560.webp">`);
+    expect((await messageRow(s, id))!.rendered_content).toBe(placeholder);
+    const ev = await s.captureEvents(() => waitForThumbnails(s.app));
+    expect((await imageRow(url))!.thumbnail_state).toBe("done");
+    const row = await messageRow(s, id);
+    expect(row).toMatchObject({ rendered_content: thumbnail, content: `look [photo.png](${url})`, last_edit_time: null, edit_history: null });
+    for (const who of ["iago", "hamlet", "othello", "cordelia"] as const) {
+      const updates = ev.of(who).filter((e) => e.type === "update_message");
+      expect(updates).toHaveLength(1);
+      const { id: _eventId, edit_timestamp, ...rest } = updates[0] as any;
+      expect(edit_timestamp).toBe(Math.floor(s.clock.now() / 1000));
+      expect(rest).toEqual({
+        type: "update_message",
+        user_id: null,
+        message_id: id,
+        message_ids: [id],
+        content: `look [photo.png](${url})`,
+        rendered_content: thumbnail,
+        rendering_only: true,
+        flags: flagList((await flagsOf(s, who, id))!),
+      });
+    }
+    expect(ev.of("shiva").filter((e) => e.type === "update_message")).toEqual([]);
+    // GET /messages serves the new rendering.
+    expect((await s.users.othello.client.get(`/messages/${id}`)).success().message.content).toBe(thumbnail);
+  });
+
+  test("a direct message's update goes to its participants only", async () => {
+    const release = holdThumbnails();
+    let id = 0;
+    let url = "";
+    try {
+      url = (await upload(s, "hamlet", "dm.png", await makePng(200, 100), "image/png")).url;
+      id = await sendDm(s, "hamlet", ["othello"], `[dm.png](${url})`);
+    } finally {
+      release();
+    }
+    expect((await messageRow(s, id))!.rendered_content).toContain('class="image-loading-placeholder"');
+    const ev = await s.captureEvents(() => waitForThumbnails(s.app));
+    const html = (await messageRow(s, id))!.rendered_content;
+    expect(html).toContain(`src="/user_uploads/thumbnail/${url.slice("/user_uploads/".length)}/840x560.webp"`);
+    expect(html).not.toContain("image-loading-placeholder");
+    for (const who of ["hamlet", "othello"] as const) {
+      expect(ev.of(who).filter((e) => e.type === "update_message").map((e: any) => [e.message_id, e.rendering_only, e.rendered_content])).toEqual([[id, true, html]]);
+    }
+    for (const who of ["iago", "cordelia", "shiva"] as const) expect(ev.of(who).filter((e) => e.type === "update_message")).toEqual([]);
+  });
+
+  test("a message sent once the thumbnail exists shows it at once, and nothing is re-rendered", async () => {
+    const { url } = await upload(s, "hamlet", "ready.png", await makePng(300, 200), "image/png");
+    await waitForThumbnails(s.app);
+    let id = 0;
+    const ev = await s.captureEvents(async () => {
+      id = await sendStream(s, "hamlet", "Denmark", "pictures", `[ready.png](${url})`);
+      await waitForThumbnails(s.app);
+    });
+    expect((await messageRow(s, id))!.rendered_content).toContain(`data-original-dimensions="300x200" data-original-content-type="image/png" src="/user_uploads/thumbnail/`);
+    expect(ev.of("othello").filter((e) => e.type === "update_message")).toEqual([]);
+  });
+
+  test("a message edited before the thumbnail is done keeps its edited rendering", async () => {
+    const release = holdThumbnails();
+    let id = 0;
+    try {
+      const { url } = await upload(s, "hamlet", "edited.png", await makePng(100, 100), "image/png");
+      id = await sendStream(s, "hamlet", "Denmark", "pictures", `[edited.png](${url})`);
+      (await s.users.hamlet.client.patch(`/messages/${id}`, { content: "no picture after all" })).success();
+    } finally {
+      release();
+    }
+    const ev = await s.captureEvents(() => waitForThumbnails(s.app));
+    expect((await messageRow(s, id))!.rendered_content).toBe("<p>no picture after all</p>");
+    expect(ev.of("othello").filter((e) => e.type === "update_message")).toEqual([]);
   });
 });

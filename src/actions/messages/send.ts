@@ -25,6 +25,7 @@ import { canAccessAllUsers, accessibleUserIds } from "../user-access";
 import { loadDirectory, type Directory, type DirectoryUser } from "./directory";
 import { writeMessage } from "./writer";
 import { loadTopicLinkifiers, messageDict } from "./format";
+import { rerenderMessages } from "./edit";
 import { emptyTopicName, hasAlertWord, render } from "./render";
 import { alertWordsOf } from "../alert-words";
 
@@ -413,6 +414,8 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   const effects = extra ?? null;
   if (effects) await applyAttachmentEffects(app, effects);
   publishMessage(app, d, { ...row, id } as MessageRow, p.recipients, sender.id, opts.queueId ?? null, opts.localId ?? null);
+  // An image whose thumbnails were finished between rendering and linking it would keep its spinner.
+  if (p.rendered.uploadPaths.length && p.rendered.html.includes("image-loading-placeholder")) await rerenderMessages(app, [id]);
   if (addressee.kind === "stream") {
     for (const c of topicChanges) {
       app.events.publish(
