@@ -6,6 +6,7 @@ import { flagList } from "../../src/domain/flags";
 import { makePng, pathIdOf, upload } from "../helpers/uploads";
 import { waitForThumbnails } from "../../src/actions/uploads";
 import { uploadsOf } from "../../src/uploads/runtime";
+import { writeFile } from "node:fs/promises";
 
 let s: TestServer;
 let denmark: number;
@@ -179,6 +180,26 @@ describe("uploaded-image previews", () => {
     });
     expect((await messageRow(s, id))!.rendered_content).toContain(`data-original-dimensions="300x200" data-original-content-type="image/png" src="/user_uploads/thumbnail/`);
     expect(ev.of("othello").filter((e) => e.type === "update_message")).toEqual([]);
+  });
+
+  test("when thumbnailing fails the preview is removed with a rendering-only update", async () => {
+    const release = holdThumbnails();
+    let id = 0;
+    let url = "";
+    try {
+      url = (await upload(s, "hamlet", "doomed.png", await makePng(60, 40), "image/png")).url;
+      id = await sendStream(s, "hamlet", "Denmark", "pictures", `[doomed.png](${url})`);
+      // The file is damaged before the worker gets to it.
+      await writeFile(uploadsOf(s.app).storage.filePath(pathIdOf(url))!, "not a png any more");
+    } finally {
+      release();
+    }
+    expect((await messageRow(s, id))!.rendered_content).toContain('class="image-loading-placeholder"');
+    const ev = await s.captureEvents(() => waitForThumbnails(s.app));
+    expect((await imageRow(url))!.thumbnail_state).toBe("failed");
+    const html = `<p><a href="${url}">doomed.png</a></p>`;
+    expect((await messageRow(s, id))!.rendered_content).toBe(html);
+    expect(ev.of("othello").filter((e) => e.type === "update_message").map((e: any) => [e.message_id, e.rendering_only, e.user_id, e.rendered_content])).toEqual([[id, true, null, html]]);
   });
 
   test("a message edited before the thumbnail is done keeps its edited rendering", async () => {

@@ -357,6 +357,17 @@ describe("links, uploads and image previews", () => {
     );
   });
 
+  test("an upload the thumbnail facts do not know (failed, not an image) gets no preview", () => {
+    const known = context({ uploadedImage: (p) => (p === "2/ab/ok.png" ? { originalDimensions: "5x5", contentType: "image/png" } : undefined) });
+    expect(html("[bad.png](/user_uploads/2/ab/bad.png)", known)).toBe('<p><a href="/user_uploads/2/ab/bad.png">bad.png</a></p>');
+    expect(html("http://zulip.testserver/user_uploads/2/ab/bad.png", known)).toBe(
+      '<p><a href="user_uploads/2/ab/bad.png">http://zulip.testserver/user_uploads/2/ab/bad.png</a></p>',
+    );
+    expect(html("[bad.png](/user_uploads/2/ab/bad.png) [ok.png](/user_uploads/2/ab/ok.png)", known)).toContain(
+      '<div class="message_inline_image"><a href="/user_uploads/2/ab/ok.png" title="ok.png"><img class="image-loading-placeholder"',
+    );
+  });
+
   test("previews go inside tight list items, once per image, and never in quotes", () => {
     expect(html("* a\n* [p.png](/user_uploads/2/ab/p.png) [again](/user_uploads/2/ab/p.png)")).toBe(
       '<ul>\n<li>a</li>\n<li><a href="/user_uploads/2/ab/p.png">p.png</a> <a href="/user_uploads/2/ab/p.png">again</a><div class="message_inline_image"><a href="/user_uploads/2/ab/p.png" title="p.png"><img src="/user_uploads/2/ab/p.png"></a></div></li>\n</ul>',

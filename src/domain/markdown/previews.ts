@@ -21,7 +21,7 @@ function imgHtml(href: string, pathId: string, ctx: RenderContext): string {
 type Preview = { href: string; pathId: string; title: string | null };
 
 /** Uploaded images linked from one inline token, in order; `alone` when the link is all the paragraph holds. */
-function previewsIn(children: Token[], seen: Set<string>): { previews: Preview[]; alone: boolean } {
+function previewsIn(children: Token[], seen: Set<string>, ctx: RenderContext): { previews: Preview[]; alone: boolean } {
   const previews: Preview[] = [];
   for (let i = 0; i < children.length; i++) {
     const t = children[i]!;
@@ -32,7 +32,9 @@ function previewsIn(children: Token[], seen: Set<string>): { previews: Preview[]
     const href = raw.startsWith("user_uploads/") ? `/${raw}` : raw;
     let text = "";
     for (let j = i + 1; j < children.length && children[j]!.type !== "link_close"; j++) text += children[j]!.content;
-    if (seen.has(href)) continue;
+    // With the organization's upload facts, an upload they do not know as an image (not an image, thumbnailing
+    // failed, another organization's) gets no preview, as in Zulip.
+    if (seen.has(href) || (ctx.uploadedImage && !ctx.uploadedImage(meta.uploadPath!))) continue;
     seen.add(href);
     previews.push({ href, pathId: meta.uploadPath!, title: meta.autolink || text === raw ? null : text });
   }
@@ -80,7 +82,7 @@ function previewsRule(state: StateCore): void {
       out.push(t);
       continue;
     }
-    const { previews, alone } = previewsIn(t.children ?? [], seen);
+    const { previews, alone } = previewsIn(t.children ?? [], seen, envOf(state).ctx);
     if (previews.length === 0) {
       out.push(t);
       continue;

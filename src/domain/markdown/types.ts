@@ -17,7 +17,10 @@ export type RenderContext = {
   emptyTopicDisplayName?: string;
   /** Oldest message id of a topic, for `/with/ID` in topic links; without it the link has no `with`. */
   topicLinkMessageId?(streamId: number, topic: string): number | undefined;
-  /** Thumbnail facts of an uploaded image; without them the preview shows the original image. */
+  /**
+   * Thumbnail facts of an uploaded image. Without this lookup previews show the original image; with it, an
+   * upload it does not know (not an image, thumbnailing failed) gets no preview.
+   */
   uploadedImage?(pathId: string): UploadedImageInfo | undefined;
   /** The organization's linkifiers, in order. */
   linkifiers?: Linkifier[];
