@@ -7,9 +7,6 @@
  * `codeToName` gives. Skin-tone modifiers are not emoji of their own, as in Zulip.
  */
 type Entry = { unified: string; short_names: string[]; category: string };
-// A static require: `bun build --compile` embeds the file like an import, and tsc does not spend ~2 s
-// inferring a type for 1.3 MB of JSON. Only the maps below are kept; nothing else reads `data`.
-const data: Entry[] = require("emoji-datasource/emoji.json");
 /** Trie over code points (FE0F skipped) for finding emoji in text. */
 type Node = { code?: string; next?: Map<number, Node> };
 
@@ -17,6 +14,32 @@ const nameToCode = new Map<string, string>();
 const codeToCanonical = new Map<string, string>();
 const trie: Node = {};
 const VS16 = 0xfe0f;
+let loaded = false;
+
+/**
+ * Builds the maps on first use and lets the 1.3 MB source go: parsed whole, it is several times that
+ * in memory, and an idle server that never meets an emoji has no need of it.
+ */
+function load(): void {
+  if (loaded) return;
+  loaded = true;
+  // A static require: `bun build --compile` embeds the file, and tsc does not spend ~2 s inferring a
+  // type for the JSON. Dropped from the module cache afterwards so only the maps stay.
+  const id = require.resolve("emoji-datasource/emoji.json");
+  const data: Entry[] = require("emoji-datasource/emoji.json");
+  for (const e of data) {
+    if (e.category === "Component") continue;
+    const code = toCode(e.unified);
+    codeToCanonical.set(code, e.short_names[0]!.replace(/-/g, "_"));
+    for (const name of e.short_names) {
+      if (!nameToCode.has(name)) nameToCode.set(name, code);
+      const underscored = name.replace(/-/g, "_");
+      if (!nameToCode.has(underscored)) nameToCode.set(underscored, code);
+    }
+    addToTrie(e.unified, code);
+  }
+  delete require.cache[id];
+}
 
 function addToTrie(unified: string, code: string): void {
   let node = trie;
@@ -31,38 +54,30 @@ function addToTrie(unified: string, code: string): void {
   node.code ??= code;
 }
 
-for (const e of data) {
-  if (e.category === "Component") continue;
-  const code = toCode(e.unified);
-  codeToCanonical.set(code, e.short_names[0]!.replace(/-/g, "_"));
-  for (const name of e.short_names) {
-    if (!nameToCode.has(name)) nameToCode.set(name, code);
-    const underscored = name.replace(/-/g, "_");
-    if (!nameToCode.has(underscored)) nameToCode.set(underscored, code);
-  }
-  addToTrie(e.unified, code);
-}
-
 /** iamcal's `unified` ("1F937-200D-2640-FE0F") as Zulip's emoji code ("1f937-200d-2640"). */
 function toCode(unified: string): string {
   return unified.toLowerCase().split("-").filter((h) => h !== "fe0f").join("-");
 }
 
 export function emojiNameToCode(name: string): string | undefined {
+  load();
   return nameToCode.get(name);
 }
 
 /** The canonical name of a code: iamcal's first short name, hyphens as underscores. */
 export function codeToName(code: string): string | undefined {
+  load();
   return codeToCanonical.get(code);
 }
 
 export function isValidUnicodeEmojiCode(code: string): boolean {
+  load();
   return codeToCanonical.has(code);
 }
 
 /** Whether a name is a known Unicode emoji name (any alias). */
 export function isUnicodeEmojiName(name: string): boolean {
+  load();
   return nameToCode.has(name);
 }
 
@@ -78,6 +93,7 @@ export type EmojiMatch = { code: string; end: number };
  * (trailing FE0F included), or null. Variation selectors inside the text are skipped while matching.
  */
 export function matchEmojiAt(text: string, start: number): EmojiMatch | null {
+  load();
   let node: Node | undefined = trie;
   let i = start;
   let best: EmojiMatch | null = null;
