@@ -493,6 +493,11 @@ describe("no script injection survives rendering", () => {
     expect(html('[x](https://example.com "a\\" onmouseover=\\"alert(1)")')).toBe('<p><a href="https://example.com">x</a></p>');
   });
 
+  test("a link with no destination stays literal text (no empty href)", () => {
+    expect(html("[]()")).toBe("<p>[]()</p>");
+    expect(html("[x]() and [y](https://a.com)")).toBe('<p>[x]() and <a href="https://a.com">y</a></p>');
+  });
+
   test("disallowed link schemes stay literal text", () => {
     expect(html("[x](javascript:alert(1))")).toBe("<p>[x](javascript:alert(1))</p>");
     expect(html("[x](data:text/html,hi)")).toBe("<p>[x](data:text/html,hi)</p>");

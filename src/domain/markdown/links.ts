@@ -25,6 +25,12 @@ function imageAsLink(state: StateCore, image: Token): Token[] {
   return [open, ...(image.children ?? []), close];
 }
 
+function textToken(state: StateCore, content: string): Token {
+  const t = new state.Token("text", "", 0);
+  t.content = content;
+  return t;
+}
+
 function linksRule(state: StateCore): void {
   const env = envOf(state);
   for (const block of state.tokens) {
@@ -44,6 +50,13 @@ function linksRule(state: StateCore): void {
         continue;
       }
       const href = rewriteLocalLink(attr(t, "href"), env.ctx);
+      if (href === "") {
+        // `[text]()`: no destination, so no link; the source stays as it was typed
+        const close = children.findIndex((c, j) => j > i && c.type === "link_close");
+        out.push(textToken(state, "["), ...children.slice(i + 1, close), textToken(state, "]()"));
+        i = close;
+        continue;
+      }
       t.attrs = [["href", href]];
       const meta: LinkMeta = { autolink: t.info === "auto" };
       const path = uploadPathId(href, env.ctx);
