@@ -44,18 +44,3 @@ export const deleteReaction = (sql: Sql, r: Omit<ReactionRow, "emoji_name">) =>
   sql.run("DELETE FROM reactions WHERE message_id = ? AND user_id = ? AND reaction_type = ? AND emoji_code = ?", [
     r.message_id, r.user_id, r.reaction_type, r.emoji_code,
   ]);
-
-export interface RealmEmojiRow {
-  id: number;
-  realm_id: number;
-  name: string;
-  author_id: number | null;
-  file_name: string;
-  deactivated: number;
-}
-
-export const findRealmEmoji = (sql: Sql, realmId: number, id: number) =>
-  sql.get<RealmEmojiRow>("SELECT * FROM realm_emoji WHERE realm_id = ? AND id = ?", [realmId, id]);
-export const findActiveRealmEmojiByName = (sql: Sql, realmId: number, name: string) =>
-  sql.get<RealmEmojiRow>("SELECT * FROM realm_emoji WHERE realm_id = ? AND name = ? AND deactivated = 0", [realmId, name]);
-export const listRealmEmoji = (sql: Sql, realmId: number) => sql.all<RealmEmojiRow>("SELECT * FROM realm_emoji WHERE realm_id = ? ORDER BY id", [realmId]);

@@ -1,7 +1,7 @@
 import { realmOf, type App } from "../../app";
 import type { Sql } from "../../store/db";
 import { listDirectoryUsers, listNamedGroups, readCacheVersions, type DirectoryUserRow } from "../../store/cache-versions";
-import { listRealmEmoji, type RealmEmojiRow } from "../../store/reactions";
+import { listRealmEmoji, type RealmEmojiRow } from "../../store/realm-emoji";
 import { listStreams, type StreamRow } from "../../store/streams";
 import { listSubscriberIds } from "../../store/subscriptions";
 
