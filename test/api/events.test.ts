@@ -29,6 +29,8 @@ describe("POST /register", () => {
     expect(r).toMatchObject({ max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024, max_file_upload_size_mib: 25 });
     expect(r.realm_name).toBe("Zulip Dev");
     expect(r.event_queue_longpoll_timeout_seconds).toBe(90);
+    expect(r.server_thumbnail_formats.map((f: any) => f.name)).toContain("840x560.webp");
+    expect(r.realm_default_external_accounts.github.url_pattern).toBe("https://github.com/%(username)s");
   });
 });
 

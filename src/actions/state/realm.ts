@@ -1,6 +1,13 @@
 import { realmOf, type App } from "../../app";
 import type { UserRow } from "../../store/users";
+import { serverThumbnailFormats } from "../../uploads/thumbnails";
 import { realmGroupSettingsForApi } from "../realm";
+
+/** Zulip's DEFAULT_EXTERNAL_ACCOUNTS: the account types an "external account" profile field may name. */
+const DEFAULT_EXTERNAL_ACCOUNTS = {
+  github: { name: "GitHub", text: "GitHub", hint: "Enter your GitHub username", url_pattern: "https://github.com/%(username)s" },
+  twitter: { name: "Twitter", text: "Twitter", hint: "Enter your Twitter username", url_pattern: "https://twitter.com/%(username)s" },
+};
 
 /**
  * Settings Parley keeps for itself (or that Zulip 10 no longer reports); clients learn them otherwise
@@ -47,6 +54,8 @@ export async function realmState(app: App, _me: UserRow) {
     server_typing_stopped_wait_period_milliseconds: 12000,
     server_typing_started_wait_period_milliseconds: 10000,
     server_web_public_streams_enabled: true,
+    server_thumbnail_formats: serverThumbnailFormats(),
+    realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     server_avatar_changes_disabled: false,
     server_name_changes_disabled: false,
     server_needs_upgrade: false,
