@@ -73,6 +73,21 @@ export async function watchUserAccess(app: App, scope: AccessScope): Promise<Acc
   };
 }
 
+/**
+ * A user's own view of others around a change of their role (guest ↔ member): publish() sends them
+ * realm_user add / remove for the users they gained or lost. Nothing when they see everyone throughout.
+ */
+export async function watchOwnAccess(app: App, user: UserRow): Promise<{ publish(now: UserRow): Promise<void> }> {
+  const before = await accessibleUserIds(app, user);
+  return {
+    async publish(now) {
+      const after = await accessibleUserIds(app, now);
+      if (before === null && after === null) return;
+      await publishAccessChanges(app, [now], new Map([[now.id, before]]), new Map([[now.id, after]]));
+    },
+  };
+}
+
 /** The active guests a change of `scope` may affect. */
 async function guestsIn(app: App, scope: AccessScope): Promise<UserRow[]> {
   const realm = realmOf(app);

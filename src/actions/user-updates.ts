@@ -6,7 +6,7 @@ import { adminRequired, badRequest, ownerRequired } from "../errors";
 import { addMembers, listDirectGroupsOf, listDirectMemberIds, removeMembers } from "../store/groups";
 import { countActiveUsers, findActiveUserByFullName, findUserByEmail, findUserById, listActiveUserIds, listUsers, updateUser, type UserRow } from "../store/users";
 import { updateProfileData, type ProfileDataItem } from "./profile-fields";
-import { accessUserById, checkAccess, usersWhoCanAccess } from "./user-access";
+import { accessUserById, checkAccess, usersWhoCanAccess, watchOwnAccess } from "./user-access";
 import { botAdministrators, systemGroupsFor } from "./users";
 
 async function accessUserByEmail(app: App, actor: UserRow, email: string): Promise<UserRow> {
@@ -55,6 +55,7 @@ export async function changeUserRole(app: App, target: UserRow, role: number): P
   const removed = [...before].filter((g) => !after.has(g));
   const added = [...after].filter((g) => !before.has(g));
   const id = (name: SystemGroupName) => app.systemGroups.get(name)!;
+  const ownView = await watchOwnAccess(app, target);
   await app.db.tx(async (sql) => {
     await updateUser(sql, target.id, { role });
     for (const g of removed) await removeMembers(sql, id(g), [target.id]);
@@ -66,6 +67,7 @@ export async function changeUserRole(app: App, target: UserRow, role: number): P
   const everyone = await listActiveUserIds(app.db, target.realm_id);
   for (const g of removed) app.events.publish({ type: "user_group", op: "remove_members", group_id: id(g), user_ids: [target.id] }, everyone);
   for (const g of added) app.events.publish({ type: "user_group", op: "add_members", group_id: id(g), user_ids: [target.id] }, everyone);
+  await ownView.publish({ ...target, role });
 }
 
 /** Renames a user (Zulip's check_change_full_name); bots' names must be unique among active users. */

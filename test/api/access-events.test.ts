@@ -175,3 +175,40 @@ describe("PATCH /realm can_access_all_users_group", () => {
     expect(realmUserEvents(events.of("polonius"))).toEqual([]);
   });
 });
+
+describe("realm_user events when a user's role changes their own view", () => {
+  test("a guest promoted to member gains everyone they could not see; demoted again, loses them", async () => {
+    const guest = await makeUser(s, "Promoted Guest", ROLE.guest);
+    const peer = await makeUser(s, "Shared Peer");
+    const stranger = await makeUser(s, "Far Stranger");
+    await makeStream(s, "guest corner", [guest.id, peer.id]);
+    await limitAccess();
+    try {
+      const promoted = await s.captureEvents(async () => {
+        (await s.users.iago.client.patch(`/users/${guest.id}`, { role: ROLE.member })).success();
+      });
+      const gained = ids(realmUserEvents(promoted.ofUser(guest.id)), "add");
+      expect(gained).toContain(stranger.id);
+      expect(gained).toContain(s.users.hamlet.id);
+      expect(gained).not.toContain(peer.id); // already visible
+      expect(realmUserEvents(promoted.of("hamlet")).filter((e) => e.op === "add")).toEqual([]);
+      const demoted = await s.captureEvents(async () => {
+        (await s.users.iago.client.patch(`/users/${guest.id}`, { role: ROLE.guest })).success();
+      });
+      const lost = realmUserEvents(demoted.ofUser(guest.id)).filter((e) => e.op === "remove");
+      expect(lost.map((e) => e.person.user_id)).toContain(stranger.id);
+      expect(lost.map((e) => e.person.user_id)).not.toContain(peer.id);
+      expect(lost.find((e) => e.person.user_id === stranger.id).person).toEqual({ user_id: stranger.id, full_name: "Far Stranger" });
+    } finally {
+      await allowEveryone();
+    }
+  });
+
+  test("nothing is sent when guests see everyone", async () => {
+    const guest = await makeUser(s, "Open Guest", ROLE.guest);
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.patch(`/users/${guest.id}`, { role: ROLE.member })).success();
+    });
+    expect(realmUserEvents(events.ofUser(guest.id)).filter((e) => e.op === "add" || e.op === "remove")).toEqual([]);
+  });
+});
