@@ -212,3 +212,26 @@ describe("realm_user events when a user's role changes their own view", () => {
     expect(realmUserEvents(events.ofUser(guest.id)).filter((e) => e.op === "add" || e.op === "remove")).toEqual([]);
   });
 });
+
+describe("realm_user events when a direct message connects a guest with someone", () => {
+  test("the guest hears of the sender before the message; later messages add nothing", async () => {
+    const guest = await makeUser(s, "Lonely Guest", ROLE.guest);
+    await limitAccess();
+    try {
+      const first = await s.captureEvents(async () => {
+        (await s.users.hamlet.client.post("/messages", { type: "direct", to: [guest.id], content: "hello there" })).success();
+      });
+      const mine = first.ofUser(guest.id);
+      const addIndex = mine.findIndex((e: any) => e.type === "realm_user" && e.op === "add" && e.person.user_id === s.users.hamlet.id);
+      const messageIndex = mine.findIndex((e) => e.type === "message");
+      expect(addIndex).toBeGreaterThanOrEqual(0);
+      expect(addIndex).toBeLessThan(messageIndex);
+      const second = await s.captureEvents(async () => {
+        (await s.users.hamlet.client.post("/messages", { type: "direct", to: [guest.id], content: "again" })).success();
+      });
+      expect(realmUserEvents(second.ofUser(guest.id))).toEqual([]);
+    } finally {
+      await allowEveryone();
+    }
+  });
+});

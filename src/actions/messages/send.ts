@@ -21,7 +21,8 @@ import { setUserTopic } from "../../store/user-topics";
 import type { UserRow } from "../../store/users";
 import { applyAttachmentEffects, claimAttachments, type AttachmentEffects } from "../attachments";
 import { hasRealmPermission } from "../channel-access";
-import { canAccessAllUsers, accessibleUserIds } from "../user-access";
+import { canAccessAllUsers, accessibleUserIds, watchUserAccess } from "../user-access";
+import { isGuest } from "../../domain/roles";
 import { loadDirectory, type Directory, type DirectoryUser } from "./directory";
 import { writeMessage } from "./writer";
 import { loadTopicLinkifiers, messageDict } from "./format";
@@ -375,6 +376,9 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   if (p.senderPolicy !== null) topicChanges.push({ userId: sender.id, policy: p.senderPolicy });
   const stream = addressee.kind === "stream" ? addressee.stream : null;
   const needsAfter = stream !== null || p.rendered.uploadPaths.length > 0 || opts.inTransaction !== undefined;
+  // A first direct message from a person can show a guest someone new (limited user access): realm_user
+  // add first. (Notices from Parley's system bots are left out, like Zulip's cross-realm bots.)
+  const access = addressee.kind === "direct" && !sender.is_bot && addressee.users.some((u) => isGuest(u.role)) ? await watchUserAccess(app, { userIds: [sender.id, ...addressee.users.map((u) => u.id)] }) : null;
   const { id, extra } = await writeMessage(app, {
     row,
     recipients: p.recipients,
@@ -413,6 +417,7 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   });
   const effects = extra ?? null;
   if (effects) await applyAttachmentEffects(app, effects);
+  await access?.publish();
   publishMessage(app, d, { ...row, id } as MessageRow, p.recipients, sender.id, opts.queueId ?? null, opts.localId ?? null);
   // An image whose thumbnails were finished between rendering and linking it would keep its spinner.
   if (p.rendered.uploadPaths.length && p.rendered.html.includes("image-loading-placeholder")) await rerenderMessages(app, [id]);
