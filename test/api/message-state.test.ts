@@ -80,12 +80,34 @@ describe("POST /register message state", () => {
     const key = [s.users.hamlet.id, s.users.othello.id, s.users.cordelia.id].sort((a, b) => a - b).join(",");
     expect(u.huddles).toEqual([{ user_ids_string: key, unread_message_ids: [g1] }]);
     expect(u.mentions).toEqual([c1]);
-    expect(u.count).toBe(u.streams.reduce((n: number, x: any) => n + x.unread_message_ids.length, 0) + 2);
+    // count leaves out the muted topic "boring" (still listed under streams), like Zulip's unmuted_stream_msgs
+    const streamUnread = u.streams.reduce((n: number, x: any) => n + x.unread_message_ids.length, 0);
+    const mutedUnread = u.streams.filter((x: any) => x.topic === "boring").reduce((n: number, x: any) => n + x.unread_message_ids.length, 0);
+    expect(mutedUnread).toBeGreaterThan(0);
+    expect(u.count).toBe(streamUnread - mutedUnread + 2);
     expect(u.old_unreads_missing).toBe(false);
     expect(r.recent_private_conversations).toEqual([
       { max_message_id: g1, user_ids: [s.users.othello.id, s.users.cordelia.id].sort((a, b) => a - b) },
       { max_message_id: d1, user_ids: [s.users.othello.id] },
     ]);
     expect(r.user_topics).toEqual(expect.arrayContaining([{ stream_id: verona, topic_name: "exciting", last_updated: expect.any(Number), visibility_policy: 3 }]));
+  });
+});
+
+describe("unread count in /register", () => {
+  test("leaves out muted channels and muted topics, but counts unmuted and followed topics in a muted channel", async () => {
+    const quiet = await createChannel(s, "iago", "Quiet Hall", { subscribers: ["cordelia", "othello"] });
+    await sendStream(s, "othello", "Quiet Hall", "idle", "a");
+    await sendStream(s, "othello", "Quiet Hall", "wanted", "b");
+    await sendStream(s, "othello", "Quiet Hall", "followed", "c");
+    (await s.users.cordelia.client.patch(`/users/me/subscriptions/${quiet}`, { property: "is_muted", value: true })).success();
+    (await s.users.cordelia.client.post("/user_topics", { stream_id: quiet, topic: "wanted", visibility_policy: 2 })).success();
+    (await s.users.cordelia.client.post("/user_topics", { stream_id: quiet, topic: "followed", visibility_policy: 3 })).success();
+    const u = (await s.users.cordelia.client.post("/register", { fetch_event_types: ["message", "update_message_flags"] })).success().unread_msgs;
+    const n = (xs: any[]) => xs.reduce((k: number, x: any) => k + x.unread_message_ids.length, 0);
+    const elsewhere = n(u.streams.filter((x: any) => x.stream_id !== quiet));
+    // every topic is still listed; only "wanted" (unmuted) and "followed" count from the muted channel
+    expect(u.streams.filter((x: any) => x.stream_id === quiet).map((x: any) => x.topic).sort()).toEqual(["channel events", "followed", "idle", "wanted"]);
+    expect(u.count).toBe(n(u.pms) + n(u.huddles) + elsewhere + 2);
   });
 });

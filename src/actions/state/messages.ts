@@ -3,6 +3,9 @@ import { FLAG } from "../../domain/flags";
 import { displayTopic } from "../../domain/topic";
 import { listRecentConversations, listStarredIds, listUnread } from "../../store/user-messages";
 import { maxMessageIdOf, type UserRow } from "../../store/users";
+import { listUserSubscriptionRows } from "../../store/subscriptions";
+import { listUserTopics } from "../../store/user-topics";
+import { VISIBILITY } from "../../domain/user-topics";
 import { emptyTopicName } from "../messages/render";
 import type { StateOptions } from ".";
 
@@ -18,6 +21,8 @@ export async function messageState(app: App, me: UserRow) {
 /** `update_message_flags` initial state: unread_msgs, grouped like Zulip's aggregate_unread_data. */
 export async function unreadState(app: App, me: UserRow, opts: StateOptions) {
   const rows = (await listUnread(app.db, me.id, MAX_UNREAD_MESSAGES)).reverse();
+  const muted = await mutedness(app, me);
+  let unmutedStreamMessages = 0;
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
@@ -30,6 +35,7 @@ export async function unreadState(app: App, me: UserRow, opts: StateOptions) {
       let s = streams.get(key);
       if (!s) streams.set(key, (s = { stream_id: r.stream_id, topic: displayTopic(r.topic, emptyName, allowEmpty), unread_message_ids: [] }));
       s.unread_message_ids.push(r.message_id);
+      if (!muted(r.stream_id, r.topic)) unmutedStreamMessages++;
     } else {
       const ids = r.dm_key!.split(",").map(Number);
       if (ids.length <= 2) {
@@ -45,9 +51,22 @@ export async function unreadState(app: App, me: UserRow, opts: StateOptions) {
       streams: [...streams.values()],
       huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
       mentions,
-      count: rows.length,
+      // Zulip's count leaves out messages in muted channels and topics (unless the topic is unmuted or followed)
+      count: unmutedStreamMessages + rows.filter((r) => r.stream_id === null).length,
       old_unreads_missing: rows.length >= MAX_UNREAD_MESSAGES,
     },
+  };
+}
+
+/** Whether a channel topic is muted for the user: a muted topic, or a muted channel's topic not unmuted or followed. */
+async function mutedness(app: App, me: UserRow): Promise<(streamId: number, topic: string) => boolean> {
+  const [subs, topics] = await Promise.all([listUserSubscriptionRows(app.db, me.id), listUserTopics(app.db, me.id)]);
+  const mutedStreams = new Set(subs.filter((s) => s.active && s.is_muted).map((s) => s.stream_id));
+  const policy = new Map(topics.map((t) => [`${t.stream_id}\u0000${t.topic.toLowerCase()}`, t.visibility_policy]));
+  return (streamId, topic) => {
+    const p = policy.get(`${streamId}\u0000${topic.toLowerCase()}`) ?? VISIBILITY.inherit;
+    if (p === VISIBILITY.muted) return true;
+    return mutedStreams.has(streamId) && p !== VISIBILITY.unmuted && p !== VISIBILITY.followed;
   };
 }
 
