@@ -117,6 +117,8 @@ describe("editing content", () => {
       ["v2", "history moved", s.users.hamlet.id],
     ]);
     expect(r.message_history[1]).toMatchObject({ prev_content: "v1", prev_rendered_content: "<p>v1</p>", rendered_content: "<p>v2</p>" });
+    expect(r.message_history[1].content_html_diff).toBe('<div><p><span class="highlight_text_deleted">v1</span><span class="highlight_text_inserted">v2</span></p></div>');
+    expect(r.message_history[2].content_html_diff).toBeUndefined(); // a topic move changes no content
     expect(r.message_history[2]).toMatchObject({ prev_topic: "history", topic: "history moved" });
     (await s.users.cordelia.client.get(`/messages/${await sendDm(s, "hamlet", ["othello"], "x")}/history`)).error("Invalid message(s)");
   });

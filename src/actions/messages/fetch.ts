@@ -4,6 +4,7 @@ import { ftsQuery, highlightHtml, highlightTopic } from "../../domain/highlight"
 import { badNarrow, HAS_OPERANDS, operandIds, searchTerms, type NarrowTerm } from "../../domain/narrow";
 import { isGuest } from "../../domain/roles";
 import { displayTopic } from "../../domain/topic";
+import { htmlDiff } from "../../domain/html-diff";
 import { badRequest } from "../../errors";
 import { listMessagesByIds, type MessageRow } from "../../store/messages";
 import { filterIds, findRange, firstUnread, type FoundRow, type ResolvedNarrow, type Term } from "../../store/narrow";
@@ -280,7 +281,7 @@ export async function getMessageHistory(app: App, me: UserRow, messageId: number
     }
     delete snap.prev_stream_name;
     if (typeof e.prev_content === "string") {
-      snap.content_html_diff = `<div>${rendered}</div>`;
+      snap.content_html_diff = htmlDiff(e.prev_rendered_content ?? "", rendered);
       content = e.prev_content;
       rendered = e.prev_rendered_content;
     }
