@@ -71,6 +71,10 @@ export async function updateRealmSettings(app: App, actor: UserRow, changes: Rea
   // The legacy boolean and the topics policy describe the same rule: keep them in step.
   if (values.topics_policy !== undefined && values.mandatory_topics === undefined) values.mandatory_topics = values.topics_policy === "disable_empty_topic";
   if (values.mandatory_topics !== undefined && values.topics_policy === undefined) values.topics_policy = values.mandatory_topics ? "disable_empty_topic" : "allow_empty_topic";
+  // Likewise the edit-history policy and its legacy boolean (feature level 358).
+  const history = values.message_edit_history_visibility_policy;
+  if (history !== undefined && values.allow_edit_history === undefined) values.allow_edit_history = history !== "none";
+  if (values.allow_edit_history !== undefined && history === undefined) values.message_edit_history_visibility_policy = values.allow_edit_history ? "all" : "none";
 
   // Guests' view of users follows can_access_all_users_group.
   const access = changes.can_access_all_users_group !== undefined ? await watchUserAccess(app, "all") : null;

@@ -39,6 +39,7 @@ const RealmArgs = t.Object({
   empty_topic_display_name: t.Optional(t.String()),
   welcome_message_custom_text: t.Optional(t.String({ maxLength: 8000 })),
   topics_policy: t.Optional(t.Union(REALM_TOPICS_POLICIES.map((p) => t.Literal(p)))),
+  message_edit_history_visibility_policy: t.Optional(t.Union([t.Literal("all"), t.Literal("moves"), t.Literal("none")])),
   waiting_period_threshold: t.Optional(t.Integer({ minimum: 0 })),
   message_retention_days: t.Optional(t.Union([t.Integer(), t.String()])),
   video_chat_provider: t.Optional(t.Integer()),

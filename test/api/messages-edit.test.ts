@@ -459,3 +459,52 @@ describe("moving between channels", () => {
     expect((await messageRow(s, id))!.stream_id).toBe(elsewhere);
   });
 });
+
+describe("message_edit_history_visibility_policy", () => {
+  async function editedAndMoved() {
+    const id = await sendStream(s, "hamlet", "Verona", "policy", "first");
+    (await patch("hamlet", id, { content: "second" })).success();
+    (await patch("hamlet", id, { topic: "policy moved" })).success();
+    return id;
+  }
+  const historyOf = (id: number) => s.users.othello.client.get(`/messages/${id}/history`);
+  const fetched = async (id: number) => (await s.users.othello.client.get(`/messages/${id}`)).success().message;
+
+  test("PATCH /realm sets it and keeps the legacy allow_edit_history in step", async () => {
+    const ev = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.patch("/realm", { message_edit_history_visibility_policy: "moves" })).success();
+    });
+    expect(s.app.realm!.settings.allow_edit_history).toBe(true);
+    expect(ev.of("hamlet")).toContainEqual({ type: "realm", op: "update", property: "message_edit_history_visibility_policy", value: "moves" });
+    (await s.users.desdemona.client.patch("/realm", { allow_edit_history: false })).success();
+    expect(s.app.realm!.settings.message_edit_history_visibility_policy).toBe("none");
+    (await s.users.desdemona.client.patch("/realm", { message_edit_history_visibility_policy: "all" })).success();
+    expect(s.app.realm!.settings.allow_edit_history).toBe(true);
+    (await s.users.desdemona.client.patch("/realm", { message_edit_history_visibility_policy: "some" })).error("Invalid message_edit_history_visibility_policy");
+  });
+
+  test('"moves" shows only moves, without the content edits', async () => {
+    const id = await editedAndMoved();
+    await withRealm({ message_edit_history_visibility_policy: "moves" }, { message_edit_history_visibility_policy: "all" }, async () => {
+      const h = (await historyOf(id)).success().message_history;
+      expect(h.map((x: any) => [x.topic, x.content])).toEqual([
+        ["policy", "second"],
+        ["policy moved", "second"],
+      ]);
+      expect(h.some((x: any) => "prev_content" in x || "content_html_diff" in x)).toBe(false);
+      const m = await fetched(id);
+      expect(m.edit_history).toHaveLength(1);
+      expect(m.edit_history[0]).toMatchObject({ prev_topic: "policy", topic: "policy moved" });
+      expect(m.edit_history[0].prev_content).toBeUndefined();
+    });
+  });
+
+  test('"none" hides all edit history', async () => {
+    const id = await editedAndMoved();
+    await withRealm({ message_edit_history_visibility_policy: "none" }, { message_edit_history_visibility_policy: "all" }, async () => {
+      (await historyOf(id)).error("Message edit history is disabled in this organization");
+      expect((await fetched(id)).edit_history).toBeUndefined();
+    });
+    expect((await fetched(id)).edit_history).toHaveLength(2);
+  });
+});

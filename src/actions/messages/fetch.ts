@@ -5,6 +5,7 @@ import { badNarrow, HAS_OPERANDS, operandIds, searchTerms, type NarrowTerm } fro
 import { isGuest } from "../../domain/roles";
 import { displayTopic } from "../../domain/topic";
 import { htmlDiff } from "../../domain/html-diff";
+import { editHistoryPolicy, visibleEditHistory } from "../../domain/edit-history";
 import { badRequest } from "../../errors";
 import { listMessagesByIds, type MessageRow } from "../../store/messages";
 import { filterIds, findRange, firstUnread, type FoundRow, type ResolvedNarrow, type Term } from "../../store/narrow";
@@ -263,12 +264,14 @@ export async function messagesMatchingNarrow(app: App, me: UserRow, msgIds: numb
 
 /** GET /messages/{message_id}/history: snapshots oldest first, rebuilt from the newest-first edit history. */
 export async function getMessageHistory(app: App, me: UserRow, messageId: number, allowEmptyTopicName: boolean) {
-  if (!realmOf(app).settings.allow_edit_history) throw badRequest("Message edit history is disabled in this organization");
+  const policy = editHistoryPolicy(realmOf(app).settings);
+  if (policy === "none") throw badRequest("Message edit history is disabled in this organization");
   const d = await loadDirectory(app);
   const { row } = await accessMessage(app, d, me, messageId);
   const emptyName = emptyTopicName(app);
   const show = (t: string) => displayTopic(t, emptyName, allowEmptyTopicName);
-  const entries = row.edit_history ? (JSON.parse(row.edit_history) as Record<string, any>[]) : [];
+  // with "moves", content edits are not shown: the snapshots differ only by their moves
+  const entries = visibleEditHistory(row.edit_history ? (JSON.parse(row.edit_history) as Record<string, any>[]) : [], policy);
   let topic = row.topic;
   let content = row.content;
   let rendered = row.rendered_content;

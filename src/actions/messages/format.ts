@@ -2,6 +2,7 @@ import { realmOf, type App } from "../../app";
 import { flagList } from "../../domain/flags";
 import { topicLinks, type Linkifier } from "../../domain/markdown";
 import { displayTopic } from "../../domain/topic";
+import { editHistoryPolicy, visibleEditHistory } from "../../domain/edit-history";
 import { avatarUrl } from "../../domain/user-format";
 import type { MessageRow } from "../../store/messages";
 import type { ReactionRow } from "../../store/reactions";
@@ -96,7 +97,10 @@ export function messageDict(app: App, dir: Directory, row: MessageRow, reactions
   }
   if (row.last_edit_time !== null) out.last_edit_timestamp = Math.floor(row.last_edit_time);
   if (row.last_moved_time !== null) out.last_moved_timestamp = Math.floor(row.last_moved_time);
-  if (row.edit_history && realmOf(app).settings.allow_edit_history) out.edit_history = editHistory(row, emptyName, allowEmpty);
+  if (row.edit_history) {
+    const visible = visibleEditHistory(editHistory(row, emptyName, allowEmpty), editHistoryPolicy(realmOf(app).settings));
+    if (visible.length) out.edit_history = visible;
+  }
   if (opts) {
     out.content = opts.applyMarkdown ? row.rendered_content : row.content;
     out.content_type = opts.applyMarkdown ? "text/html" : "text/x-markdown";
