@@ -1,4 +1,5 @@
 import type { Sql } from "./db";
+import type { UserRow } from "./users";
 
 /** Table name → version, bumped by triggers on every write (see cache_versions in the schema). */
 export async function readCacheVersions(sql: Sql): Promise<Record<string, number>> {
@@ -7,22 +8,11 @@ export async function readCacheVersions(sql: Sql): Promise<Record<string, number
   return out;
 }
 
-export interface DirectoryUserRow {
-  id: number;
-  realm_id: number;
-  email: string;
-  delivery_email: string;
-  full_name: string;
-  role: number;
-  is_active: number;
-  is_bot: number;
-  bot_type: number | null;
-  bot_owner_id: number | null;
-  recipient_id: number | null;
-  avatar_source: string;
-  avatar_version: number;
-  settings: string;
-}
+/** The user fields messages show and check (no secrets). */
+export type DirectoryUserRow = Pick<
+  UserRow,
+  "id" | "realm_id" | "email" | "delivery_email" | "full_name" | "role" | "is_active" | "is_bot" | "bot_type" | "bot_owner_id" | "recipient_id" | "avatar_source" | "avatar_version" | "settings"
+>;
 
 /** Every user of the organization with the fields messages show and check (no secrets). */
 export const listDirectoryUsers = (sql: Sql, realmId: number) =>
