@@ -68,25 +68,22 @@ export async function updateScheduledMessage(sql: Sql, id: number, fields: Sched
 
 export const deleteScheduledMessage = (sql: Sql, id: number) => sql.run("DELETE FROM scheduled_messages WHERE id = ?", [id]);
 
+/** Matches the row only while it is still pending and exactly the version read (not edited or cancelled since). */
+const STILL_AS_READ = `WHERE id = ? AND delivered = 0 AND failed = 0 AND scheduled_timestamp = ? AND content = ? AND topic = ?
+  AND type = ? AND stream_id IS ? AND to_user_ids IS ?`;
+const asRead = (row: ScheduledMessageRow) => [row.id, row.scheduled_timestamp, row.content, row.topic, row.type, row.stream_id, row.to_user_ids];
+
 /**
  * Marks a pending message delivered, but only if it is still exactly the version the deliverer read
  * (not delivered, failed, edited or cancelled meanwhile). Returns whether it did.
  */
 export async function claimDelivery(sql: Sql, row: ScheduledMessageRow, messageId: number): Promise<boolean> {
-  const r = await sql.run(
-    `UPDATE scheduled_messages SET delivered = 1, delivered_message_id = ?
-     WHERE id = ? AND delivered = 0 AND failed = 0 AND scheduled_timestamp = ? AND content = ? AND topic = ? AND type = ? AND stream_id IS ? AND to_user_ids IS ?`,
-    [messageId, row.id, row.scheduled_timestamp, row.content, row.topic, row.type, row.stream_id, row.to_user_ids],
-  );
+  const r = await sql.run(`UPDATE scheduled_messages SET delivered = 1, delivered_message_id = ? ${STILL_AS_READ}`, [messageId, ...asRead(row)]);
   return r.changes > 0;
 }
 
 /** Marks a pending message failed (if it still is the version read); returns whether it did. */
 export async function markScheduledMessageFailed(sql: Sql, row: ScheduledMessageRow, message: string): Promise<boolean> {
-  const r = await sql.run(
-    `UPDATE scheduled_messages SET failed = 1, failure_message = ?
-     WHERE id = ? AND delivered = 0 AND failed = 0 AND scheduled_timestamp = ? AND content = ? AND topic = ? AND type = ? AND stream_id IS ? AND to_user_ids IS ?`,
-    [message, row.id, row.scheduled_timestamp, row.content, row.topic, row.type, row.stream_id, row.to_user_ids],
-  );
+  const r = await sql.run(`UPDATE scheduled_messages SET failed = 1, failure_message = ? ${STILL_AS_READ}`, [message, ...asRead(row)]);
   return r.changes > 0;
 }
