@@ -1,6 +1,10 @@
 /** Per-user topic visibility (Zulip's UserTopic) and the automatic follow/unmute rules on send. */
 export const VISIBILITY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 
+/** Whether a topic is muted for a user: muted itself, or in a muted channel and not unmuted or followed. */
+export const isTopicMuted = (channelMuted: boolean, policy: number) =>
+  policy === VISIBILITY.muted || (channelMuted && policy !== VISIBILITY.unmuted && policy !== VISIBILITY.followed);
+
 /** automatically_follow_topics_policy / automatically_unmute_topics_in_muted_streams_policy values. */
 export const AUTO = { onParticipation: 1, onSend: 2, onInitiation: 3, never: 4 } as const;
 

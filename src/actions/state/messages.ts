@@ -5,7 +5,7 @@ import { listRecentConversations, listStarredIds, listUnread } from "../../store
 import { maxMessageIdOf, type UserRow } from "../../store/users";
 import { listUserSubscriptionRows } from "../../store/subscriptions";
 import { listUserTopics } from "../../store/user-topics";
-import { VISIBILITY } from "../../domain/user-topics";
+import { isTopicMuted, VISIBILITY } from "../../domain/user-topics";
 import { emptyTopicName } from "../messages/render";
 import type { StateOptions } from ".";
 
@@ -58,16 +58,12 @@ export async function unreadState(app: App, me: UserRow, opts: StateOptions) {
   };
 }
 
-/** Whether a channel topic is muted for the user: a muted topic, or a muted channel's topic not unmuted or followed. */
+/** The user's muted-topic test over their subscriptions and topic policies (two queries, then in memory). */
 async function mutedness(app: App, me: UserRow): Promise<(streamId: number, topic: string) => boolean> {
   const [subs, topics] = await Promise.all([listUserSubscriptionRows(app.db, me.id), listUserTopics(app.db, me.id)]);
   const mutedStreams = new Set(subs.filter((s) => s.active && s.is_muted).map((s) => s.stream_id));
   const policy = new Map(topics.map((t) => [`${t.stream_id}\u0000${t.topic.toLowerCase()}`, t.visibility_policy]));
-  return (streamId, topic) => {
-    const p = policy.get(`${streamId}\u0000${topic.toLowerCase()}`) ?? VISIBILITY.inherit;
-    if (p === VISIBILITY.muted) return true;
-    return mutedStreams.has(streamId) && p !== VISIBILITY.unmuted && p !== VISIBILITY.followed;
-  };
+  return (streamId, topic) => isTopicMuted(mutedStreams.has(streamId), policy.get(`${streamId}\u0000${topic.toLowerCase()}`) ?? VISIBILITY.inherit);
 }
 
 /** `starred_messages` initial state. */
