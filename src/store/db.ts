@@ -1,4 +1,4 @@
-import { createClient, type Client, type InArgs, type Transaction } from "@libsql/client";
+import type { Client, InArgs, Transaction } from "@libsql/client";
 import Database from "libsql";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -250,6 +250,8 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
     };
   }
 
+  // Loaded only for a remote server: @libsql/client and its HTTP/WebSocket stack cost ~4 MiB resident.
+  const { createClient } = await import("@libsql/client");
   const client = createClient({ url, authToken: authToken || undefined, ...(url.startsWith("file:") ? { concurrency: 2 } : {}) });
   if (url.startsWith("file:")) for (const p of PRAGMAS) await client.execute(p);
   const tx = <T>(fn: (sql: Sql) => Promise<T>): Promise<T> =>

@@ -4,7 +4,6 @@
  * INLINE_MIME_TYPES); everything else is a download, and HTML/SVG/XML/script types are never even
  * labelled as such.
  */
-import { fileTypeFromBuffer } from "file-type";
 
 /** How many leading bytes sniffing needs (file-type's sample size). */
 export const SNIFF_BYTES = 4100;
@@ -40,9 +39,13 @@ const ACTIVE = /^(text\/(html|xml|javascript|ecmascript|xsl)|application\/(xhtml
 /** Normalizes file-type's answers to the names browsers use. */
 const ALIASES: Record<string, string> = { "audio/x-wav": "audio/wav", "audio/wave": "audio/wav", "audio/x-flac": "audio/flac", "audio/x-m4a": "audio/mp4", "video/quicktime": "video/quicktime" };
 
+// file-type pulls in Node's stream machinery (~10 MiB resident), so it loads with the first upload.
+let fileTypeFromBuffer: Promise<typeof import("file-type").fileTypeFromBuffer> | null = null;
+const sniffer = () => (fileTypeFromBuffer ??= import("file-type").then((m) => m.fileTypeFromBuffer));
+
 /** The MIME type of a file from its first bytes; text without a signature is text/plain. */
 export async function sniffContentType(head: Uint8Array, fileName: string): Promise<string> {
-  const found = head.length ? await fileTypeFromBuffer(head).catch(() => undefined) : undefined;
+  const found = head.length ? await sniffer().then((f) => f(head)).catch(() => undefined) : undefined;
   if (found) return ALIASES[found.mime] ?? found.mime;
   if (looksLikeText(head)) {
     const byName = Bun.file(fileName).type.split(";")[0]!.trim();
