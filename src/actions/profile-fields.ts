@@ -175,7 +175,7 @@ export async function updateProfileData(app: App, actor: UserRow, target: UserRo
       continue;
     }
     const value = checkFieldValue(field, item.value, (id) => activeIds.has(id));
-    planned.push({ field, value, rendered: renderFieldValue(field.field_type, value) });
+    planned.push({ field, value, rendered: await renderFieldValue(field.field_type, value) });
   }
   const current = (await profileDataOf(app, [target.id])).get(target.id) ?? {};
   const changes = planned.filter((p) => (current[String(p.field.id)]?.value ?? null) !== p.value);

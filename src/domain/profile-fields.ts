@@ -1,5 +1,5 @@
 import { badRequest } from "../errors";
-import { renderMarkdown, type RenderContext } from "./markdown";
+import { loadRenderer, type RenderContext } from "./markdown";
 
 /** Zulip's custom profile field types. */
 export const FIELD_TYPE = {
@@ -182,7 +182,8 @@ const PLAIN_CONTEXT: RenderContext = {
 };
 
 /** Text fields carry a rendered_value (their Markdown as Zulip's HTML); other types do not. */
-export function renderFieldValue(fieldType: number, value: string): string | null {
+export async function renderFieldValue(fieldType: number, value: string): Promise<string | null> {
   if (fieldType !== FIELD_TYPE.SHORT_TEXT && fieldType !== FIELD_TYPE.LONG_TEXT) return null;
+  const { renderMarkdown } = await loadRenderer();
   return renderMarkdown(value, PLAIN_CONTEXT).html;
 }

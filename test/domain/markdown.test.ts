@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { renderMarkdown, topicLinks, type RenderContext } from "../../src/domain/markdown";
+import { topicLinks, type RenderContext } from "../../src/domain/markdown";
+import { renderMarkdown } from "../../src/domain/markdown/render";
 
 const users = [
   { id: 31, full_name: "Example User" },

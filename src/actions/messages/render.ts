@@ -1,6 +1,6 @@
 import { realmOf, type App } from "../../app";
 import { hasMetadataAccess } from "../../domain/channel-permissions";
-import { renderMarkdown, type RenderContext, type RenderResult } from "../../domain/markdown";
+import { loadRenderer, type RenderContext, type RenderResult } from "../../domain/markdown";
 import { listSubscribedStreamIds } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
 import { loadDirectory, realmEmojiUrl, type Directory } from "./directory";
@@ -54,6 +54,7 @@ export async function renderContext(app: App, dir: Directory, sender: Pick<UserR
 
 /** Renders content for a sender. */
 export async function render(app: App, dir: Directory, sender: Pick<UserRow, "id" | "role">, content: string): Promise<RenderResult> {
+  const { renderMarkdown } = await loadRenderer();
   return renderMarkdown(content, await renderContext(app, dir, sender, content));
 }
 

@@ -1,4 +1,5 @@
 import type { MarkdownIt } from "markdown-it";
+import { linkify } from "./linkify";
 import type { StateCore, Token } from "markdown-it";
 import { escapeAttr } from "./escape";
 import { attr, envOf } from "./html-token";
@@ -88,7 +89,7 @@ export function linksPlugin(md: MarkdownIt): void {
   const normalize = md.normalizeLink.bind(md);
   md.normalizeLink = (url: string) => normalize(preSanitizeUrl(url));
   md.validateLink = isSafeHref;
-  md.linkify.set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false });
+  md.linkify = linkify;
   md.core.ruler.push("zulip_links", linksRule);
   md.renderer.rules.link_open = (tokens, idx) => `<a href="${escapeAttr(attr(tokens[idx]!, "href"))}">`;
   md.renderer.rules.link_close = () => "</a>";

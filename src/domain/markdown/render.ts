@@ -1,8 +1,6 @@
 import { md } from "./md";
 import type { RenderContext, RenderEnv, RenderResult } from "./types";
 
-export type { Linkifier, RenderContext, RenderResult, UploadedImageInfo } from "./types";
-export { topicLinks, type TopicLink } from "./topic-links";
 
 /**
  * Content → Zulip's `rendered_content`, with what the send path needs to know: mentions, wildcards,

@@ -1,5 +1,5 @@
 import { compileLinkifiers, linkifierMatches } from "./linkifiers";
-import { md } from "./md";
+import { linkify } from "./linkify";
 import type { Linkifier } from "./types";
 
 export type TopicLink = { text: string; url: string };
@@ -13,7 +13,7 @@ export function topicLinks(topic: string, linkifiers: Linkifier[] = []): TopicLi
     topic,
     compileLinkifiers(linkifiers),
   );
-  for (const m of md.linkify.match(topic) ?? []) {
+  for (const m of linkify.match(topic) ?? []) {
     const url = m.schema === "" ? `https://${m.raw}` : m.url;
     if (m.schema === "mailto:" || !/^https?:/i.test(url)) continue;
     found.push({ index: m.index, end: m.lastIndex, text: m.raw, url });
