@@ -22,6 +22,9 @@ export async function serve(config: Config): Promise<number> {
     throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${(e as Error).message}`);
   }
   startScheduler(app);
+  // The executable starts with a reluctant JIT (build/compile.ts: jitPolicy), so start-up code that runs
+  // once is not compiled; from here on requests are the hot code, so the normal policy applies.
+  Bun.unsafe.setJITPolicy(1);
   const port = server.server?.port;
   console.log(`Parley is serving ${config.server.external_url} (listening on ${config.server.host}:${port}, data in ${config.data_dir})`);
   let stopping = false;
