@@ -25,7 +25,11 @@ export async function recordBytecodeOrder(exe: string, orderFile: string): Promi
     const owner = JSON.parse(init.stdout.toString()) as { user_id: number; email: string; api_key: string };
 
     server = Bun.spawn([exe, "serve", "--port", "0"], { env: { ...env, BUN_BYTECODE_ORDER_OUT: orderFile }, stdout: "pipe", stderr: "pipe" });
-    const base = await listeningAddress(server.stdout as ReadableStream<Uint8Array>);
+    const stderr = new Response(server.stderr as ReadableStream).text();
+    const base = await listeningAddress(server.stdout as ReadableStream<Uint8Array>).catch(async (e) => {
+      server?.kill("SIGKILL");
+      throw new Error(`${(e as Error).message}\n${await stderr}`);
+    });
     const auth = `Basic ${btoa(`${owner.email}:${owner.api_key}`)}`;
     const call = async (method: string, path: string, params: Record<string, unknown> = {}) => {
       const query = method === "GET" ? `?${form(params)}` : "";
@@ -45,7 +49,7 @@ export async function recordBytecodeOrder(exe: string, orderFile: string): Promi
     await call("GET", "/events", { queue_id: queue.queue_id, last_event_id: -1, dont_block: true });
 
     server.kill("SIGTERM");
-    if ((await server.exited) !== 0) throw new Error(`the profiling server did not stop cleanly: ${await new Response(server.stderr as ReadableStream).text()}`);
+    if ((await server.exited) !== 0) throw new Error(`the profiling server did not stop cleanly:\n${await stderr}`);
     server = null;
     if (!statSync(orderFile, { throwIfNoEntry: false })?.size) throw new Error(`no bytecode profile was written to ${orderFile}`);
   } finally {

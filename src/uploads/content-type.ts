@@ -39,7 +39,7 @@ const ACTIVE = /^(text\/(html|xml|javascript|ecmascript|xsl)|application\/(xhtml
 /** Normalizes file-type's answers to the names browsers use. */
 const ALIASES: Record<string, string> = { "audio/x-wav": "audio/wav", "audio/wave": "audio/wav", "audio/x-flac": "audio/flac", "audio/x-m4a": "audio/mp4", "video/quicktime": "video/quicktime" };
 
-// file-type pulls in Node's stream machinery (~10 MiB resident), so it loads with the first upload.
+// file-type and its tokenizer stack (~3 MiB resident) load with the first upload.
 let fileTypeFromBuffer: Promise<typeof import("file-type").fileTypeFromBuffer> | null = null;
 const sniffer = () => (fileTypeFromBuffer ??= import("file-type").then((m) => m.fileTypeFromBuffer));
 
