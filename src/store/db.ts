@@ -16,10 +16,11 @@ export interface Sql {
   batch(stmts: { sql: string; args?: Args }[]): Promise<RunResult[]>;
   exec(sql: string): Promise<void>;
   /**
-   * A read remembered until a transaction that wrote one of `tables` commits. Inside a transaction
-   * it always reads (a transaction must see its own writes).
+   * A read remembered until a transaction that wrote one of `tables` commits (`changedRows(table)` names
+   * only the writes that update or delete its rows). Inside a transaction it always reads (a transaction
+   * must see its own writes). `keep` decides which answers are remembered.
    */
-  memo<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T>;
+  memo<T>(tables: readonly string[], key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
 }
 
 export type Row = Record<string, any>;
@@ -43,6 +44,14 @@ const CASCADES: Record<string, string[]> = {
   users: ["sessions"],
 };
 const WRITE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+["`]?(\w+)/i;
+/** A write that can only add rows: a plain INSERT (OR IGNORE/ABORT/...), no REPLACE, no upsert. */
+const ADD_ONLY = /^\s*INSERT(?:\s+OR\s+(?:IGNORE|ABORT|FAIL|ROLLBACK))?\s+INTO\b(?![\s\S]*\bDO\s+UPDATE\b)/i;
+
+/**
+ * The pseudo-table a memo lists to be dropped only when rows of `table` are updated or deleted, not
+ * when rows are added: "this topic has messages" stays true however many messages are sent.
+ */
+export const changedRows = (table: string) => `${table} (rows changed)`;
 
 /**
  * Table versions for the read cache: a committed write to a table makes every remembered read of it
@@ -57,8 +66,11 @@ class Versions {
     const m = WRITE.exec(sql);
     if (!m) return void into.add("*");
     const table = m[1]!.toLowerCase();
-    into.add(table);
-    for (const t of CASCADES[table] ?? []) into.add(t);
+    const addOnly = ADD_ONLY.test(sql);
+    for (const t of [table, ...(CASCADES[table] ?? [])]) {
+      into.add(t);
+      if (!addOnly) into.add(changedRows(t));
+    }
   }
 
   bump(tables: Set<string>): void {
@@ -74,14 +86,14 @@ class Versions {
     return [this.all, ...tables.map((t) => this.byTable.get(t) ?? 0)];
   }
 
-  async memo<T>(tables: readonly string[], key: string, load: () => Promise<T>): Promise<T> {
+  async memo<T>(tables: readonly string[], key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> {
     const hit = this.memos.get(key);
     const now = this.stamp(tables);
     if (hit && hit.stamp.every((v, i) => v === now[i])) return hit.value as T;
     const value = await load();
     // a write committed while loading: don't remember what may already be old
     const after = this.stamp(tables);
-    if (after.every((v, i) => v === now[i])) {
+    if (after.every((v, i) => v === now[i]) && (!keep || keep(value))) {
       if (this.memos.size > 50_000) this.memos.clear();
       this.memos.set(key, { value, stamp: now });
     }
@@ -160,7 +172,7 @@ function localSql(c: LocalConnection, versions: Versions, written: Set<string> |
       written?.add("*");
       c.exec(sql);
     },
-    memo: (tables, key, load) => (inTx ? load() : versions.memo(tables, key, load)),
+    memo: (tables, key, load, keep) => (inTx ? load() : versions.memo(tables, key, load, keep)),
   };
   return self;
 }
@@ -182,10 +194,12 @@ function remoteSql(ex: Client | Transaction, versions: Versions, written: Set<st
       return { changes: rs.rowsAffected, lastId: Number(rs.lastInsertRowid ?? 0) };
     },
     async batch(stmts) {
-      stmts.forEach((s) => note(s.sql));
+      // outside a transaction the batch is one of its own: what it wrote is stale once it returns
+      const into = written ?? new Set<string>();
+      stmts.forEach((s) => versions.written(s.sql, into));
       const list = stmts.map((s) => ({ sql: s.sql, args: toArgs(s.args) }));
       const results = inTx ? await (ex as Transaction).batch(list) : await (ex as Client).batch(list, "write");
-      if (!inTx) versions.bump(new Set(["*"]));
+      if (!inTx) versions.bump(into);
       return results.map((rs) => ({ changes: rs.rowsAffected, lastId: Number(rs.lastInsertRowid ?? 0) }));
     },
     async exec(sql: string) {
@@ -193,7 +207,7 @@ function remoteSql(ex: Client | Transaction, versions: Versions, written: Set<st
       await ex.executeMultiple(sql);
       if (!inTx) versions.bump(new Set(["*"]));
     },
-    memo: (tables, key, load) => (inTx ? load() : versions.memo(tables, key, load)),
+    memo: (tables, key, load, keep) => (inTx ? load() : versions.memo(tables, key, load, keep)),
   };
 }
 

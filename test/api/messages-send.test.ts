@@ -111,6 +111,30 @@ describe("POST /messages to a channel", () => {
     (await send("hamlet", { type: "stream", to: "Secret", topic: "t", content: "x" })).error("Not authorized to send to channel 'Secret'");
   });
 
+  test("can_create_topic_group: others may post only to topics with messages (case-insensitively); a topic emptied by a move or deletion is new again", async () => {
+    const admins = systemGroup(s, "role:administrators");
+    await createChannel(s, "iago", "Topicless", { subscribers: ["hamlet"], extra: { can_create_topic_group: admins } });
+    const refused = "You do not have permission to create new topics in this channel.";
+    const post = (who: "hamlet" | "iago", topic: string) => send(who, { type: "stream", to: "Topicless", topic, content: "x" });
+    (await post("hamlet", "plans")).error(refused);
+    const first = (await post("iago", "plans")).success().id;
+    // the topic exists now, however it is spelled, for every later message too
+    for (const topic of ["plans", "PLANS", "Plans"]) (await post("hamlet", topic)).success();
+    const before = await s.app.db.get<{ n: number }>("SELECT count(*) AS n FROM messages WHERE topic = 'Plans' COLLATE NOCASE");
+    expect(before!.n).toBe(4);
+    // moved away whole: the old name has no messages left
+    (await s.users.iago.client.patch(`/messages/${first}`, { topic: "moved", propagate_mode: "change_all", send_notification_to_old_thread: false, send_notification_to_new_thread: false })).success();
+    (await post("hamlet", "plans")).error(refused);
+    (await post("hamlet", "moved")).success();
+    // deleted one by one: refused once the last one is gone
+    const ids = (await s.app.db.all<{ id: number }>("SELECT id FROM messages WHERE topic = 'moved'")).map((r) => r.id);
+    for (const id of ids.slice(1)) (await s.users.iago.client.delete(`/messages/${id}`)).success();
+    (await post("hamlet", "moved")).success();
+    const last = (await s.app.db.all<{ id: number }>("SELECT id FROM messages WHERE topic = 'moved'")).map((r) => r.id);
+    for (const id of last) (await s.users.iago.client.delete(`/messages/${id}`)).success();
+    (await post("hamlet", "moved")).error(refused);
+  });
+
   test("starting a topic follows it for the sender (automatic_new_visibility_policy and a user_topic event)", async () => {
     let body: any;
     const ev = await s.captureEvents(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDb, type Db } from "../../src/store/db";
+import { changedRows, openDb, type Db } from "../../src/store/db";
 import { migrate, SchemaTooNewError } from "../../src/store/migrate";
 
 for (const mode of ["embedded", "through @libsql/client (the remote path)"] as const) {
@@ -105,6 +105,43 @@ for (const mode of ["embedded", "through @libsql/client (the remote path)"] as c
         await db.exec("CREATE TABLE IF NOT EXISTS streams (id INTEGER PRIMARY KEY)");
         await db.tx((sql) => sql.run("DELETE FROM streams WHERE id = -1"));
         await db.memo(["subscriptions"], "subs", async () => ++loads);
+        expect(loads).toBe(2);
+      });
+
+      test("changedRows(table) is dropped by updates, deletes, replaces and upserts, not by added rows", async () => {
+        await db.exec("CREATE TABLE IF NOT EXISTS c (id INTEGER PRIMARY KEY, v TEXT)");
+        let loads = 0;
+        const read = () => db.memo([changedRows("c")], "c-rows", async () => ++loads);
+        await read();
+        await db.run("INSERT INTO c (v) VALUES ('added')");
+        await db.run("INSERT OR IGNORE INTO c (id, v) VALUES (1, 'added again')");
+        await db.batch([{ sql: "INSERT INTO c (v) VALUES (?)", args: ["batched"] }]);
+        expect(await read()).toBe(1);
+        const changes = [
+          "UPDATE c SET v = 'x' WHERE id = 1",
+          "DELETE FROM c WHERE id = 2",
+          "INSERT OR REPLACE INTO c (id, v) VALUES (1, 'replaced')",
+          "REPLACE INTO c (id, v) VALUES (1, 'replaced')",
+          "INSERT INTO c (id, v) VALUES (1, 'upsert') ON CONFLICT (id) DO UPDATE SET v = excluded.v",
+        ];
+        for (const [i, sql] of changes.entries()) {
+          await db.run(sql);
+          expect({ sql, loads: await read() }).toEqual({ sql, loads: i + 2 });
+        }
+        // the table's own name still follows every write, additions included
+        let plain = 0;
+        await db.memo(["c"], "c-any", async () => ++plain);
+        await db.run("INSERT INTO c (v) VALUES ('added')");
+        await db.memo(["c"], "c-any", async () => ++plain);
+        expect(plain).toBe(2);
+      });
+
+      test("keep decides which answers are remembered", async () => {
+        let loads = 0;
+        const read = (answer: boolean) => db.memo(["a"], "kept", async () => (loads++, answer), (v) => v);
+        expect(await read(false)).toBe(false);
+        expect(await read(true)).toBe(true); // a "no" was not remembered: read again
+        expect(await read(false)).toBe(true); // a "yes" was
         expect(loads).toBe(2);
       });
     });
