@@ -16,6 +16,8 @@ import { recordBytecodeOrder } from "./bytecode-order";
 const ROOT = resolve(import.meta.dir, "..");
 const NM = join(ROOT, "node_modules");
 const NATIVE_TS = join(ROOT, "src/lib/native.ts");
+const MAIN = join(ROOT, "src/main.ts");
+const CHECKPOINT_WORKER = join(ROOT, "src/store/checkpoint-worker.ts");
 const EMBEDDED_TS = join(ROOT, "build/out/embedded.ts");
 
 function sharpVersion(): string {
@@ -90,11 +92,11 @@ const nativePlugin: BunPlugin = {
  * Builds the executable. For the server itself (the default entry) it builds twice: the first build is run
  * to record which functions a start uses (build/bytecode-order.ts), the second lays that bytecode out first.
  */
-export async function compile(outfile = join(ROOT, "build/parley"), entry = join(ROOT, "src/main.ts")): Promise<{ outfile: string; bytes: number; ms: number }> {
+export async function compile(outfile = join(ROOT, "build/parley"), entry = MAIN): Promise<{ outfile: string; bytes: number; ms: number }> {
   const started = performance.now();
   writeEmbeddedModule();
   await bundle(outfile, entry, null);
-  if (resolve(entry) === join(ROOT, "src/main.ts")) {
+  if (resolve(entry) === MAIN) {
     const order = join(ROOT, "build/out", `${basename(outfile)}-${process.pid}.order`);
     try {
       await recordBytecodeOrder(outfile, order);
@@ -108,7 +110,8 @@ export async function compile(outfile = join(ROOT, "build/parley"), entry = join
 
 async function bundle(outfile: string, entry: string, bytecodeOrder: string | null): Promise<void> {
   const result = await Bun.build({
-    entrypoints: [entry],
+    // the store's checkpoint thread is a Worker: its file must be an entry point of its own (Bun's rule)
+    entrypoints: resolve(entry) === MAIN ? [entry, CHECKPOINT_WORKER] : [entry],
     compile: {
       target: "bun-linux-x64",
       outfile,

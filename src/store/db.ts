@@ -3,6 +3,7 @@ import Database from "libsql";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Mutex } from "../lib/mutex";
+import { startCheckpointer } from "./checkpointer";
 
 type Args = InArgs | unknown[];
 type RunResult = { changes: number; lastId: number };
@@ -231,6 +232,7 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
     const reader = new LocalConnection(new Database(path));
     const writer = new LocalConnection(new Database(path));
     for (const c of [writer, reader]) for (const p of PRAGMAS) c.exec(p);
+    const checkpointer = startCheckpointer(path, (pages) => writer.exec(`PRAGMA wal_autocheckpoint = ${pages}`), (message) => console.error(`parley: ${message}`));
 
     const tx = <T>(fn: (sql: Sql) => Promise<T>): Promise<T> =>
       mutex.run(async () => {
@@ -240,6 +242,7 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
           const out = await fn(localSql(writer, versions, written, true));
           writer.exec("COMMIT");
           versions.bump(written);
+          checkpointer.afterCommit();
           return out;
         } catch (e) {
           if (writer.db.inTransaction) writer.exec("ROLLBACK");
@@ -258,6 +261,7 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
       close() {
         if (closed) return;
         closed = true;
+        checkpointer.close();
         reader.db.close();
         writer.db.close();
       },

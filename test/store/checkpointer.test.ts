@@ -1,0 +1,82 @@
+// The checkpoint thread: under busy writes the write-ahead log is copied into the database file by a
+// worker, not by the COMMIT of whichever request crosses SQLite's 1,000-page mark; light or no writes
+// leave it to the writer, without a thread.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDb } from "../../src/store/db";
+import { startCheckpointer } from "../../src/store/checkpointer";
+
+const dir = mkdtempSync(join(tmpdir(), "parley-ckpt-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function until(check: () => boolean, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await Bun.sleep(10);
+  }
+  return check();
+}
+
+describe("the checkpoint thread", () => {
+  test("under busy writes it folds committed pages into the database file while it stays open, the last commit of a burst too", async () => {
+    const path = join(dir, "a.db");
+    const db = await openDb(`file:${path}`);
+    await db.exec("CREATE TABLE big (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    for (let i = 0; i < 25; i++) await db.run("INSERT INTO big (body) VALUES ('small')"); // busy: 25 commits in a second
+    const before = statSync(path).size;
+    // ~2 MB in one transaction: below SQLite's own 1,000-page (4 MB) checkpoint mark, so only the
+    // thread can have moved these pages into the file
+    await db.tx(async (sql) => {
+      for (let i = 0; i < 500; i++) await sql.run("INSERT INTO big (body) VALUES (?)", ["x".repeat(4000)]);
+    });
+    expect(await until(() => statSync(path).size > before + 1_500_000)).toBe(true);
+    expect((await db.get<{ n: number }>("SELECT count(*) AS n FROM big"))!.n).toBe(525);
+    db.close();
+    const again = await openDb(`file:${path}`);
+    expect((await again.get<{ n: number }>("SELECT count(*) AS n FROM big"))!.n).toBe(525);
+    again.close();
+  });
+
+  test("starts only when commits come often, and stops after a quiet spell, handing checkpoints back to the writer", async () => {
+    const path = join(dir, "b.db");
+    (await openDb(`file:${path}`)).close();
+    const settings: number[] = [];
+    const c = startCheckpointer(path, (pages) => settings.push(pages), (m) => { throw new Error(m); }, { busyCommitsPerSecond: 3, idleStopMs: 300, intervalMs: 10 });
+    c.afterCommit();
+    c.afterCommit();
+    expect(c.threaded).toBe(false);
+    expect(settings).toEqual([]);
+    c.afterCommit();
+    expect(c.threaded).toBe(true);
+    expect(settings).toEqual([0]);
+    await Bun.sleep(200);
+    c.afterCommit(); // a commit postpones the stop
+    await Bun.sleep(200);
+    expect(c.threaded).toBe(true);
+    expect(await until(() => !c.threaded, 2000)).toBe(true);
+    expect(settings).toEqual([0, 1000]);
+    for (let i = 0; i < 3; i++) c.afterCommit(); // busy again: a new thread
+    expect(c.threaded).toBe(true);
+    c.close();
+    expect(c.threaded).toBe(false);
+    expect(settings).toEqual([0, 1000, 0, 1000]);
+  });
+
+  test("when the thread cannot checkpoint, the writer's own automatic checkpoints come back for good", async () => {
+    const settings: number[] = [];
+    const errors: string[] = [];
+    const c = startCheckpointer(join(dir, "missing", "folder", "x.db"), (pages) => settings.push(pages), (m) => errors.push(m), { busyCommitsPerSecond: 1 });
+    c.afterCommit();
+    expect(settings).toEqual([0]);
+    expect(await until(() => errors.length > 0)).toBe(true);
+    expect(settings).toEqual([0, 1000]);
+    expect(errors[0]).toContain("checkpointing in the writer");
+    c.afterCommit(); // no new thread
+    expect(c.threaded).toBe(false);
+    c.close();
+    expect(settings).toEqual([0, 1000]);
+  });
+});
