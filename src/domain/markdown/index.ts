@@ -2,8 +2,8 @@ export type { Linkifier, RenderContext, RenderResult, UploadedImageInfo } from "
 export { topicLinks, type TopicLink } from "./topic-links";
 
 /**
- * The renderer (markdown-it and Parley's rules) is loaded on first use: a server that has not rendered
- * a message yet does not carry it (~2 MiB resident, and markdown-it decodes its entity tables at load).
+ * The renderer (markdown-it and Parley's rules) is loaded on first use: a server that has not rendered a
+ * message yet neither reads its code from the executable nor decodes markdown-it's entity tables.
  */
 let renderer: Promise<typeof import("./render")> | null = null;
 export const loadRenderer = () => (renderer ??= import("./render"));

@@ -1,6 +1,6 @@
 import type { MarkdownIt } from "markdown-it";
-import { linkify } from "./linkify";
 import type { StateCore, Token } from "markdown-it";
+import { linkify } from "./linkify";
 import { escapeAttr } from "./escape";
 import { attr, envOf } from "./html-token";
 import { isImagePath, isSafeHref, preSanitizeUrl, rewriteLocalLink, uploadPathId } from "./urls";

@@ -1,7 +1,6 @@
 import { md } from "./md";
 import type { RenderContext, RenderEnv, RenderResult } from "./types";
 
-
 /**
  * Content → Zulip's `rendered_content`, with what the send path needs to know: mentions, wildcards,
  * `/me`, links, images and the uploaded files referenced.
