@@ -25,7 +25,9 @@ export class Params {
       }
       const given = present[0];
       if (given === undefined) {
-        if ((prop as any).default !== undefined) out[name] = structuredClone((prop as any).default);
+        const d = (prop as any).default;
+        // objects are copied so a handler cannot change the schema's default; primitives need no copy
+        if (d !== undefined) out[name] = typeof d === "object" && d !== null ? structuredClone(d) : d;
         else if (required.has(name)) throw missingArgument(name);
         continue;
       }
