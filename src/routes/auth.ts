@@ -4,11 +4,13 @@ import { fetchApiKey, serverSettings } from "../actions/auth";
 import { regenerateApiKey } from "../actions/users";
 import { zulip } from "../http/plugin";
 
+const FetchApiKeyArgs = t.Object({ username: t.String(), password: t.String() });
+
 export const authRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
     .post("/fetch_api_key", async ({ args }) => {
-      const p = args.read(t.Object({ username: t.String(), password: t.String() }));
+      const p = args.read(FetchApiKeyArgs);
       return args.success(await fetchApiKey(app, p.username, p.password));
     }, { anonymousLimit: true })
     .get("/server_settings", ({ args }) => args.success(serverSettings(app)), { anonymousLimit: true })

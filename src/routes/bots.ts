@@ -5,6 +5,23 @@ import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import { Role } from "./users";
 
+const BotCreateArgs = t.Object({
+  full_name: t.String(),
+  short_name: t.String(),
+  bot_type: t.Integer({ default: 1 }),
+  default_sending_stream: t.Optional(t.String()),
+  default_events_register_stream: t.Optional(t.String()),
+  default_all_public_streams: t.Optional(t.Boolean()),
+});
+const BotUpdateArgs = t.Object({
+  full_name: t.Optional(t.String()),
+  role: t.Optional(Role),
+  bot_owner_id: t.Optional(t.Integer()),
+  default_sending_stream: t.Optional(t.String()),
+  default_events_register_stream: t.Optional(t.String()),
+  default_all_public_streams: t.Optional(t.Boolean()),
+});
+
 export const botRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
@@ -12,16 +29,7 @@ export const botRoutes = (app: App) =>
     .post(
       "/bots",
       async ({ args, me }) => {
-        const p = args.read(
-          t.Object({
-            full_name: t.String(),
-            short_name: t.String(),
-            bot_type: t.Integer({ default: 1 }),
-            default_sending_stream: t.Optional(t.String()),
-            default_events_register_stream: t.Optional(t.String()),
-            default_all_public_streams: t.Optional(t.Boolean()),
-          }),
-        );
+        const p = args.read(BotCreateArgs);
         const bot = await createBot(app, me, {
           fullName: p.full_name,
           shortName: p.short_name,
@@ -37,16 +45,7 @@ export const botRoutes = (app: App) =>
     .patch(
       "/bots/:bot_id",
       async ({ args, me, params }) => {
-        const p = args.read(
-          t.Object({
-            full_name: t.Optional(t.String()),
-            role: t.Optional(Role),
-            bot_owner_id: t.Optional(t.Integer()),
-            default_sending_stream: t.Optional(t.String()),
-            default_events_register_stream: t.Optional(t.String()),
-            default_all_public_streams: t.Optional(t.Boolean()),
-          }),
-        );
+        const p = args.read(BotUpdateArgs);
         const result = await updateBot(app, me, pathInt(params.bot_id, "bot_id"), {
           fullName: p.full_name,
           role: p.role,

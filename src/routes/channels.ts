@@ -35,6 +35,9 @@ const ListArgs = t.Object({
   include_can_access_content: t.Boolean({ default: false }),
 });
 
+const GetStreamIdArgs = t.Object({ stream: t.String() });
+const StreamTopicsArgs = t.Object({ allow_empty_topic_name: t.Boolean({ default: false }) });
+
 export const channelRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
@@ -96,7 +99,7 @@ export const channelRoutes = (app: App) =>
     .get(
       "/get_stream_id",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ stream: t.String() }));
+        const p = args.read(GetStreamIdArgs);
         return args.success({ stream_id: await getChannelId(app, me, p.stream) });
       },
       { auth: true },
@@ -105,7 +108,7 @@ export const channelRoutes = (app: App) =>
       "/users/me/:stream_id/topics",
       async ({ args, me, params }) => {
         const streamId = pathInt(params.stream_id, "stream_id");
-        const p = args.read(t.Object({ allow_empty_topic_name: t.Boolean({ default: false }) }));
+        const p = args.read(StreamTopicsArgs);
         return args.success({ topics: await listChannelTopics(app, me, streamId, p.allow_empty_topic_name) });
       },
       { auth: true },

@@ -3,13 +3,16 @@ import type { App } from "../app";
 import { makeDefaultStream, unmakeDefaultStream } from "../actions/default-streams";
 import { zulip } from "../http/plugin";
 
+const DefaultStreamAddArgs = t.Object({ stream_id: t.Integer() });
+const DefaultStreamRemoveArgs = t.Object({ stream_id: t.Integer() });
+
 export const defaultStreamRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
     .post(
       "/default_streams",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ stream_id: t.Integer() }));
+        const p = args.read(DefaultStreamAddArgs);
         await makeDefaultStream(app, me, p.stream_id);
         return args.success();
       },
@@ -18,7 +21,7 @@ export const defaultStreamRoutes = (app: App) =>
     .delete(
       "/default_streams",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ stream_id: t.Integer() }));
+        const p = args.read(DefaultStreamRemoveArgs);
         await unmakeDefaultStream(app, me, p.stream_id);
         return args.success();
       },

@@ -15,6 +15,9 @@ const Draft = t.Object(
   { additionalProperties: false },
 );
 
+const DraftsCreateArgs = t.Object({ drafts: t.Array(Draft) });
+const DraftEditArgs = t.Object({ draft: Draft });
+
 export const draftRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
@@ -29,7 +32,7 @@ export const draftRoutes = (app: App) =>
     .post(
       "/drafts",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ drafts: t.Array(Draft) }));
+        const p = args.read(DraftsCreateArgs);
         return args.success({ ids: await createDrafts(app, me, p.drafts) });
       },
       { auth: true },
@@ -37,7 +40,7 @@ export const draftRoutes = (app: App) =>
     .patch(
       "/drafts/:draft_id",
       async ({ args, me, params }) => {
-        const p = args.read(t.Object({ draft: Draft }));
+        const p = args.read(DraftEditArgs);
         await editDraft(app, me, pathInt(params.draft_id, "draft_id"), p.draft);
         return args.success();
       },

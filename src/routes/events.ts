@@ -19,6 +19,13 @@ const RegisterArgs = t.Object({
   presence_history_limit_days: t.Optional(t.Integer({ minimum: 1 })),
 });
 
+const GetEventsArgs = t.Object({
+  queue_id: t.Optional(t.String()),
+  last_event_id: t.Optional(t.Integer()),
+  dont_block: t.Boolean({ default: false }),
+});
+const DeleteQueueArgs = t.Object({ queue_id: t.String() });
+
 export const eventRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
@@ -47,13 +54,7 @@ export const eventRoutes = (app: App) =>
     .get(
       "/events",
       async ({ args, me, request, server }) => {
-        const p = args.read(
-          t.Object({
-            queue_id: t.Optional(t.String()),
-            last_event_id: t.Optional(t.Integer()),
-            dont_block: t.Boolean({ default: false }),
-          }),
-        );
+        const p = args.read(GetEventsArgs);
         if (p.queue_id === undefined) throw badRequest("Missing 'queue_id' argument");
         const queue = app.events.get(p.queue_id, me.id);
         // A long-poll outlives Bun's idle timeout: the heartbeat (45-55 s) ends it instead.
@@ -66,7 +67,7 @@ export const eventRoutes = (app: App) =>
     .delete(
       "/events",
       ({ args, me }) => {
-        const p = args.read(t.Object({ queue_id: t.String() }));
+        const p = args.read(DeleteQueueArgs);
         app.events.delete(p.queue_id, me.id);
         return args.success();
       },

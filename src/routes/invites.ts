@@ -6,6 +6,15 @@ import { zulip } from "../http/plugin";
 
 const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
 
+const MultiuseInviteArgs = t.Object({
+  invite_expires_in_minutes: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  invite_as: t.Optional(Role),
+  stream_ids: t.Array(t.Integer(), { default: [] }),
+  group_ids: t.Array(t.Integer(), { default: [] }),
+  include_realm_default_subscriptions: t.Boolean({ default: false }),
+  welcome_message_custom_text: t.Optional(t.String()),
+});
+
 export const inviteRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
@@ -13,16 +22,7 @@ export const inviteRoutes = (app: App) =>
     .post(
       "/invites/multiuse",
       async ({ args, me }) => {
-        const p = args.read(
-          t.Object({
-            invite_expires_in_minutes: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
-            invite_as: t.Optional(Role),
-            stream_ids: t.Array(t.Integer(), { default: [] }),
-            group_ids: t.Array(t.Integer(), { default: [] }),
-            include_realm_default_subscriptions: t.Boolean({ default: false }),
-            welcome_message_custom_text: t.Optional(t.String()),
-          }),
-        );
+        const p = args.read(MultiuseInviteArgs);
         const link = await createMultiuseInvite(app, me, {
           expiresInMinutes: p.invite_expires_in_minutes,
           invitedAs: p.invite_as ?? 400,

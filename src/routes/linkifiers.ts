@@ -6,6 +6,8 @@ import { zulip } from "../http/plugin";
 
 const Linkifier = t.Object({ pattern: t.String(), url_template: t.String() });
 
+const LinkifierReorderArgs = t.Object({ ordered_linkifier_ids: t.Array(t.Integer()) });
+
 export const linkifierRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
@@ -13,7 +15,7 @@ export const linkifierRoutes = (app: App) =>
     .patch(
       "/realm/linkifiers",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ ordered_linkifier_ids: t.Array(t.Integer()) }));
+        const p = args.read(LinkifierReorderArgs);
         await reorderLinkifiers(app, me, p.ordered_linkifier_ids);
         return args.success();
       },

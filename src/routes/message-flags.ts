@@ -4,6 +4,19 @@ import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlags, u
 import { parseNarrow } from "../domain/narrow";
 import { zulip } from "../http/plugin";
 
+const FlagsUpdateArgs = t.Object({ messages: t.Array(t.Integer()), op: t.String(), flag: t.String() });
+const FlagsNarrowUpdateArgs = t.Object({
+  anchor: t.String(),
+  num_before: t.Integer({ minimum: 0 }),
+  num_after: t.Integer({ minimum: 0 }),
+  include_anchor: t.Boolean({ default: true }),
+  narrow: t.Array(t.Unknown()),
+  op: t.String(),
+  flag: t.String(),
+});
+const MarkStreamAsReadArgs = t.Object({ stream_id: t.Integer() });
+const MarkTopicAsReadArgs = t.Object({ stream_id: t.Integer(), topic_name: t.String() });
+
 /** Personal message flags: by ids, over a narrow, and the legacy mark-as-read endpoints. */
 export const messageFlagRoutes = (app: App) =>
   new Elysia()
@@ -11,7 +24,7 @@ export const messageFlagRoutes = (app: App) =>
     .post(
       "/messages/flags",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ messages: t.Array(t.Integer()), op: t.String(), flag: t.String() }));
+        const p = args.read(FlagsUpdateArgs);
         return args.success(await updateMessageFlags(app, me, p.messages, p.op, p.flag));
       },
       { auth: true },
@@ -19,17 +32,7 @@ export const messageFlagRoutes = (app: App) =>
     .post(
       "/messages/flags/narrow",
       async ({ args, me }) => {
-        const p = args.read(
-          t.Object({
-            anchor: t.String(),
-            num_before: t.Integer({ minimum: 0 }),
-            num_after: t.Integer({ minimum: 0 }),
-            include_anchor: t.Boolean({ default: true }),
-            narrow: t.Array(t.Unknown()),
-            op: t.String(),
-            flag: t.String(),
-          }),
-        );
+        const p = args.read(FlagsNarrowUpdateArgs);
         const result = await updateMessageFlagsForNarrow(app, me, {
           anchor: p.anchor,
           numBefore: p.num_before,
@@ -47,7 +50,7 @@ export const messageFlagRoutes = (app: App) =>
     .post(
       "/mark_stream_as_read",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ stream_id: t.Integer() }));
+        const p = args.read(MarkStreamAsReadArgs);
         await markStreamAsRead(app, me, p.stream_id);
         return args.success();
       },
@@ -56,7 +59,7 @@ export const messageFlagRoutes = (app: App) =>
     .post(
       "/mark_topic_as_read",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ stream_id: t.Integer(), topic_name: t.String() }));
+        const p = args.read(MarkTopicAsReadArgs);
         await markTopicAsRead(app, me, p.stream_id, p.topic_name);
         return args.success();
       },

@@ -44,6 +44,11 @@ const EditArgs = t.Object({
   prev_content_sha256: t.Optional(t.String()),
 });
 
+const RenderArgs = t.Object({ content: t.String() });
+const MatchesNarrowArgs = t.Object({ msg_ids: t.Array(t.Integer()), narrow: t.Array(t.Unknown()) });
+const HistoryArgs = t.Object({ allow_empty_topic_name: t.Boolean({ default: false }) });
+const GetMessageArgs = t.Object({ apply_markdown: t.Boolean({ default: true }), allow_empty_topic_name: t.Boolean({ default: false }) });
+
 /** Messages: send, render, fetch (with narrows and search), edit, delete. */
 export const messageRoutes = (app: App) =>
   new Elysia()
@@ -65,7 +70,7 @@ export const messageRoutes = (app: App) =>
     .post(
       "/messages/render",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ content: t.String() }));
+        const p = args.read(RenderArgs);
         return args.success({ rendered: await renderMessage(app, me, p.content) });
       },
       { auth: true },
@@ -100,7 +105,7 @@ export const messageRoutes = (app: App) =>
     .get(
       "/messages/matches_narrow",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ msg_ids: t.Array(t.Integer()), narrow: t.Array(t.Unknown()) }));
+        const p = args.read(MatchesNarrowArgs);
         return args.success(await messagesMatchingNarrow(app, me, p.msg_ids, parseNarrow(p.narrow)));
       },
       { auth: true },
@@ -109,7 +114,7 @@ export const messageRoutes = (app: App) =>
       "/messages/:id/history",
       async ({ args, me, params }) => {
         const id = pathInt(params.id, "message_id");
-        const p = args.read(t.Object({ allow_empty_topic_name: t.Boolean({ default: false }) }));
+        const p = args.read(HistoryArgs);
         return args.success(await getMessageHistory(app, me, id, p.allow_empty_topic_name));
       },
       { auth: true },
@@ -118,7 +123,7 @@ export const messageRoutes = (app: App) =>
       "/messages/:id",
       async ({ args, me, params }) => {
         const id = pathInt(params.id, "message_id");
-        const p = args.read(t.Object({ apply_markdown: t.Boolean({ default: true }), allow_empty_topic_name: t.Boolean({ default: false }) }));
+        const p = args.read(GetMessageArgs);
         return args.success(await getMessage(app, me, id, { applyMarkdown: p.apply_markdown, clientGravatar: false, allowEmptyTopicName: p.allow_empty_topic_name }));
       },
       { auth: true },

@@ -3,22 +3,23 @@ import type { App } from "../app";
 import { getRealmPresence, getUserPresence, updatePresence } from "../actions/presence";
 import { zulip } from "../http/plugin";
 
+const PresenceUpdateArgs = t.Object({
+  status: t.String(),
+  last_update_id: t.Optional(t.Integer()),
+  history_limit_days: t.Optional(t.Integer()),
+  new_user_input: t.Boolean({ default: false }),
+  ping_only: t.Boolean({ default: false }),
+  slim_presence: t.Boolean({ default: false }),
+});
+const UserPresenceArgs = t.Object({ slim_presence: t.Boolean({ default: false }) });
+
 export const presenceRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
     .post(
       "/users/me/presence",
       async ({ args, me }) => {
-        const p = args.read(
-          t.Object({
-            status: t.String(),
-            last_update_id: t.Optional(t.Integer()),
-            history_limit_days: t.Optional(t.Integer()),
-            new_user_input: t.Boolean({ default: false }),
-            ping_only: t.Boolean({ default: false }),
-            slim_presence: t.Boolean({ default: false }),
-          }),
-        );
+        const p = args.read(PresenceUpdateArgs);
         const result = await updatePresence(app, me, {
           status: p.status,
           lastUpdateId: p.last_update_id,
@@ -35,7 +36,7 @@ export const presenceRoutes = (app: App) =>
     .get(
       "/users/:user_id/presence",
       async ({ args, me, params }) => {
-        const p = args.read(t.Object({ slim_presence: t.Boolean({ default: false }) }));
+        const p = args.read(UserPresenceArgs);
         return args.success(await getUserPresence(app, me, params.user_id, p.slim_presence));
       },
       { auth: true },

@@ -13,6 +13,27 @@ import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import { ProfileDataSchema } from "./users";
 
+const ProfileFieldCreateArgs = t.Object({
+  name: t.String({ default: "" }),
+  hint: t.String({ default: "" }),
+  field_type: t.Integer(),
+  field_data: t.Record(t.String(), t.Unknown(), { default: {} }),
+  display_in_profile_summary: t.Boolean({ default: false }),
+  required: t.Boolean({ default: false }),
+  editable_by_user: t.Boolean({ default: true }),
+});
+const ProfileDataUpdateArgs = t.Object({ data: ProfileDataSchema });
+const ProfileFieldReorderArgs = t.Object({ order: t.Array(t.Integer()) });
+const ProfileFieldUpdateArgs = t.Object({
+  name: t.Optional(t.String()),
+  hint: t.Optional(t.String()),
+  field_data: t.Optional(t.Record(t.String(), t.Unknown())),
+  display_in_profile_summary: t.Optional(t.Boolean()),
+  required: t.Optional(t.Boolean()),
+  editable_by_user: t.Optional(t.Boolean()),
+});
+const ProfileDataRemoveArgs = t.Object({ data: t.Array(t.Integer()) });
+
 export const profileFieldRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
@@ -20,17 +41,7 @@ export const profileFieldRoutes = (app: App) =>
     .post(
       "/realm/profile_fields",
       async ({ args, me }) => {
-        const p = args.read(
-          t.Object({
-            name: t.String({ default: "" }),
-            hint: t.String({ default: "" }),
-            field_type: t.Integer(),
-            field_data: t.Record(t.String(), t.Unknown(), { default: {} }),
-            display_in_profile_summary: t.Boolean({ default: false }),
-            required: t.Boolean({ default: false }),
-            editable_by_user: t.Boolean({ default: true }),
-          }),
-        );
+        const p = args.read(ProfileFieldCreateArgs);
         const id = await createProfileField(app, me, {
           name: p.name,
           hint: p.hint,
@@ -47,7 +58,7 @@ export const profileFieldRoutes = (app: App) =>
     .patch(
       "/users/me/profile_data",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ data: ProfileDataSchema }));
+        const p = args.read(ProfileDataUpdateArgs);
         await updateProfileData(app, me, me, p.data);
         return args.success();
       },
@@ -56,7 +67,7 @@ export const profileFieldRoutes = (app: App) =>
     .patch(
       "/realm/profile_fields",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ order: t.Array(t.Integer()) }));
+        const p = args.read(ProfileFieldReorderArgs);
         await reorderProfileFields(app, me, p.order);
         return args.success();
       },
@@ -65,16 +76,7 @@ export const profileFieldRoutes = (app: App) =>
     .patch(
       "/realm/profile_fields/:field_id",
       async ({ args, me, params }) => {
-        const p = args.read(
-          t.Object({
-            name: t.Optional(t.String()),
-            hint: t.Optional(t.String()),
-            field_data: t.Optional(t.Record(t.String(), t.Unknown())),
-            display_in_profile_summary: t.Optional(t.Boolean()),
-            required: t.Optional(t.Boolean()),
-            editable_by_user: t.Optional(t.Boolean()),
-          }),
-        );
+        const p = args.read(ProfileFieldUpdateArgs);
         await updateProfileField(app, me, pathInt(params.field_id, "field_id"), {
           name: p.name,
           hint: p.hint,
@@ -98,7 +100,7 @@ export const profileFieldRoutes = (app: App) =>
     .delete(
       "/users/me/profile_data",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ data: t.Array(t.Integer()) }));
+        const p = args.read(ProfileDataRemoveArgs);
         await removeOwnProfileData(app, me, p.data);
         return args.success();
       },

@@ -5,13 +5,16 @@ import { zulip } from "../http/plugin";
 
 const Token = t.Object({ token: t.String() });
 
+const ApnsTokenAddArgs = t.Object({ token: t.String(), appid: t.String() });
+const TestNotificationArgs = t.Object({ token: t.Optional(t.String()) });
+
 export const pushRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
     .post(
       "/users/me/apns_device_token",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ token: t.String(), appid: t.String() }));
+        const p = args.read(ApnsTokenAddArgs);
         await addPushDevice(app, me, "apns", p.token, p.appid);
         return args.success();
       },
@@ -44,7 +47,7 @@ export const pushRoutes = (app: App) =>
     .post(
       "/mobile_push/test_notification",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ token: t.Optional(t.String()) }));
+        const p = args.read(TestNotificationArgs);
         await sendTestPushNotification(app, me, p.token);
         return args.success();
       },

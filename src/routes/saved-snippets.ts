@@ -4,6 +4,9 @@ import { createSavedSnippet, editSavedSnippet, removeSavedSnippet, savedSnippetL
 import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 
+const SnippetCreateArgs = t.Object({ title: t.String(), content: t.String() });
+const SnippetEditArgs = t.Object({ title: t.Optional(t.String()), content: t.Optional(t.String()) });
+
 export const savedSnippetRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
@@ -11,7 +14,7 @@ export const savedSnippetRoutes = (app: App) =>
     .post(
       "/saved_snippets",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ title: t.String(), content: t.String() }));
+        const p = args.read(SnippetCreateArgs);
         return args.success({ saved_snippet_id: await createSavedSnippet(app, me, p.title, p.content) });
       },
       { auth: true },
@@ -19,7 +22,7 @@ export const savedSnippetRoutes = (app: App) =>
     .patch(
       "/saved_snippets/:saved_snippet_id",
       async ({ args, me, params }) => {
-        const p = args.read(t.Object({ title: t.Optional(t.String()), content: t.Optional(t.String()) }));
+        const p = args.read(SnippetEditArgs);
         await editSavedSnippet(app, me, pathInt(params.saved_snippet_id, "saved_snippet_id"), p);
         return args.success();
       },

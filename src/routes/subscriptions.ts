@@ -34,13 +34,20 @@ const SubscribeArgs = t.Object({
   ...Object.fromEntries(CHANNEL_GROUP_SETTING_NAMES.map((n) => [n, t.Optional(GroupSettingValueSchema)])),
 });
 
+const SubscriptionsListArgs = t.Object({ include_subscribers: t.Boolean({ default: false }) });
+const UnsubscribeArgs = t.Object({ subscriptions: t.Array(t.String()), principals: t.Optional(Principals) });
+const SubscriptionPropertyUpdateArgs = t.Object({ property: t.String(), value: t.String() });
+const SubscriptionPropertiesBulkArgs = t.Object({
+  subscription_data: t.Array(t.Object({ stream_id: t.Integer(), property: t.String(), value: t.Union([t.Boolean(), t.String()]) })),
+});
+
 export const subscriptionRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
     .get(
       "/users/me/subscriptions",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ include_subscribers: t.Boolean({ default: false }) }));
+        const p = args.read(SubscriptionsListArgs);
         return args.success({ subscriptions: await listOwnSubscriptions(app, me, p.include_subscribers) });
       },
       { auth: true },
@@ -72,7 +79,7 @@ export const subscriptionRoutes = (app: App) =>
     .delete(
       "/users/me/subscriptions",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ subscriptions: t.Array(t.String()), principals: t.Optional(Principals) }));
+        const p = args.read(UnsubscribeArgs);
         return args.success(await unsubscribe(app, me, p.subscriptions, p.principals ?? null));
       },
       { auth: true },
@@ -81,7 +88,7 @@ export const subscriptionRoutes = (app: App) =>
       "/users/me/subscriptions/:stream_id",
       async ({ args, me, params }) => {
         const streamId = pathInt(params.stream_id, "stream_id");
-        const p = args.read(t.Object({ property: t.String(), value: t.String() }));
+        const p = args.read(SubscriptionPropertyUpdateArgs);
         await updateSubscriptionProperties(app, me, [{ stream_id: streamId, property: p.property, value: parsePropertyValue(p.value) }]);
         return args.success();
       },
@@ -90,11 +97,7 @@ export const subscriptionRoutes = (app: App) =>
     .post(
       "/users/me/subscriptions/properties",
       async ({ args, me }) => {
-        const p = args.read(
-          t.Object({
-            subscription_data: t.Array(t.Object({ stream_id: t.Integer(), property: t.String(), value: t.Union([t.Boolean(), t.String()]) })),
-          }),
-        );
+        const p = args.read(SubscriptionPropertiesBulkArgs);
         await updateSubscriptionProperties(app, me, p.subscription_data);
         return args.success();
       },

@@ -25,13 +25,32 @@ const format = (p: { client_gravatar: boolean; include_custom_profile_fields: bo
 const userRef = (raw: string): { id: number } | { email: string } =>
   /^\d+$/.test(raw) ? { id: pathInt(raw, "user_id") } : { email: decodeURIComponent(raw) };
 
+const UsersListArgs = t.Object({ ...Format, user_ids: t.Optional(t.Array(t.Integer())) });
+const UserCreateArgs = t.Object({ email: t.String(), password: t.String(), full_name: t.String() });
+const UserGetArgs = t.Object(Format);
+const UserUpdateArgs = t.Object({ full_name: t.Optional(t.String()), role: t.Optional(Role), profile_data: t.Optional(ProfileDataSchema) });
+const UserDeactivateArgs = t.Object({
+  actions: t.Optional(
+    t.Object(
+      {
+        delete_profile: t.Optional(t.Boolean()),
+        delete_public_channel_messages: t.Optional(t.Boolean()),
+        delete_private_channel_messages: t.Optional(t.Boolean()),
+        delete_direct_messages: t.Optional(t.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  deactivation_notification_comment: t.Optional(t.String()),
+});
+
 export const userRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
     .get(
       "/users",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ ...Format, user_ids: t.Optional(t.Array(t.Integer())) }));
+        const p = args.read(UsersListArgs);
         return args.success({ members: await getUsers(app, me, { ...format(p), userIds: p.user_ids }) });
       },
       { optionalAuth: true },
@@ -39,7 +58,7 @@ export const userRoutes = (app: App) =>
     .post(
       "/users",
       async ({ args, me }) => {
-        const p = args.read(t.Object({ email: t.String(), password: t.String(), full_name: t.String() }));
+        const p = args.read(UserCreateArgs);
         return args.success({ user_id: await createUserByAdmin(app, me, { email: p.email, password: p.password, fullName: p.full_name }) });
       },
       { auth: true },
@@ -56,7 +75,7 @@ export const userRoutes = (app: App) =>
     .get(
       "/users/:user_id",
       async ({ args, me, params }) => {
-        const p = args.read(t.Object(Format));
+        const p = args.read(UserGetArgs);
         return args.success({ user: await getUser(app, me, userRef(params.user_id), format(p)) });
       },
       { auth: true },
@@ -64,7 +83,7 @@ export const userRoutes = (app: App) =>
     .patch(
       "/users/:user_id",
       async ({ args, me, params }) => {
-        const p = args.read(t.Object({ full_name: t.Optional(t.String()), role: t.Optional(Role), profile_data: t.Optional(ProfileDataSchema) }));
+        const p = args.read(UserUpdateArgs);
         await updateUserByAdmin(app, me, userRef(params.user_id), { fullName: p.full_name, role: p.role, profileData: p.profile_data });
         return args.success();
       },
@@ -73,22 +92,7 @@ export const userRoutes = (app: App) =>
     .delete(
       "/users/:user_id",
       async ({ args, me, params }) => {
-        const p = args.read(
-          t.Object({
-            actions: t.Optional(
-              t.Object(
-                {
-                  delete_profile: t.Optional(t.Boolean()),
-                  delete_public_channel_messages: t.Optional(t.Boolean()),
-                  delete_private_channel_messages: t.Optional(t.Boolean()),
-                  delete_direct_messages: t.Optional(t.Boolean()),
-                },
-                { additionalProperties: false },
-              ),
-            ),
-            deactivation_notification_comment: t.Optional(t.String()),
-          }),
-        );
+        const p = args.read(UserDeactivateArgs);
         await deactivateUserByAdmin(app, me, pathInt(params.user_id, "user_id"), p.actions ?? {}, p.deactivation_notification_comment ?? null);
         return args.success();
       },
