@@ -3,8 +3,7 @@ import type { App } from "../app";
 import { addUserAlertWords, getAlertWords, removeUserAlertWords } from "../actions/alert-words";
 import { zulip } from "../http/plugin";
 
-const AlertWordsAddArgs = t.Object({ alert_words: t.Array(t.String()) });
-const AlertWordsRemoveArgs = t.Object({ alert_words: t.Array(t.String()) });
+const AlertWordsArgs = t.Object({ alert_words: t.Array(t.String()) });
 
 /** The caller's alert words. */
 export const alertWordRoutes = (app: App) =>
@@ -14,7 +13,7 @@ export const alertWordRoutes = (app: App) =>
     .post(
       "/users/me/alert_words",
       async ({ args, me }) => {
-        const p = args.read(AlertWordsAddArgs);
+        const p = args.read(AlertWordsArgs);
         return args.success({ alert_words: await addUserAlertWords(app, me, p.alert_words) });
       },
       { auth: true },
@@ -22,7 +21,7 @@ export const alertWordRoutes = (app: App) =>
     .delete(
       "/users/me/alert_words",
       async ({ args, me }) => {
-        const p = args.read(AlertWordsRemoveArgs);
+        const p = args.read(AlertWordsArgs);
         return args.success({ alert_words: await removeUserAlertWords(app, me, p.alert_words) });
       },
       { auth: true },

@@ -3,8 +3,7 @@ import type { App } from "../app";
 import { makeDefaultStream, unmakeDefaultStream } from "../actions/default-streams";
 import { zulip } from "../http/plugin";
 
-const DefaultStreamAddArgs = t.Object({ stream_id: t.Integer() });
-const DefaultStreamRemoveArgs = t.Object({ stream_id: t.Integer() });
+const DefaultStreamArgs = t.Object({ stream_id: t.Integer() });
 
 export const defaultStreamRoutes = (app: App) =>
   new Elysia()
@@ -12,7 +11,7 @@ export const defaultStreamRoutes = (app: App) =>
     .post(
       "/default_streams",
       async ({ args, me }) => {
-        const p = args.read(DefaultStreamAddArgs);
+        const p = args.read(DefaultStreamArgs);
         await makeDefaultStream(app, me, p.stream_id);
         return args.success();
       },
@@ -21,7 +20,7 @@ export const defaultStreamRoutes = (app: App) =>
     .delete(
       "/default_streams",
       async ({ args, me }) => {
-        const p = args.read(DefaultStreamRemoveArgs);
+        const p = args.read(DefaultStreamArgs);
         await unmakeDefaultStream(app, me, p.stream_id);
         return args.success();
       },

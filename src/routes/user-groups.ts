@@ -17,8 +17,7 @@ const GroupListArgs = t.Object({ include_deactivated_groups: t.Boolean({ default
 const GroupCreateArgs = t.Object({ name: t.String(), description: t.String(), members: t.Array(t.Integer()), subgroups: Ids, ...settingParams(GroupSettingValueSchema) });
 const GroupUpdateArgs = t.Object({ name: t.Optional(t.String()), description: t.Optional(t.String()), ...settingParams(GroupSettingUpdateSchema) });
 const MembersUpdateArgs = t.Object({ add: Ids, delete: Ids, add_subgroups: Ids, delete_subgroups: Ids });
-const MembersListArgs = t.Object({ direct_member_only: t.Boolean({ default: false }) });
-const MemberCheckArgs = t.Object({ direct_member_only: t.Boolean({ default: false }) });
+const DirectMemberOnlyArgs = t.Object({ direct_member_only: t.Boolean({ default: false }) });
 const SubgroupsUpdateArgs = t.Object({ add: Ids, delete: Ids });
 const SubgroupsListArgs = t.Object({ direct_subgroup_only: t.Boolean({ default: false }) });
 
@@ -63,7 +62,7 @@ export const userGroupRoutes = (app: App) =>
     .get(
       "/user_groups/:user_group_id/members",
       async ({ args, me, params }) => {
-        const p = args.read(MembersListArgs);
+        const p = args.read(DirectMemberOnlyArgs);
         return args.success({ members: await groupMembers(app, me, groupId(params), p.direct_member_only) });
       },
       { auth: true },
@@ -71,7 +70,7 @@ export const userGroupRoutes = (app: App) =>
     .get(
       "/user_groups/:user_group_id/members/:user_id",
       async ({ args, me, params }) => {
-        const p = args.read(MemberCheckArgs);
+        const p = args.read(DirectMemberOnlyArgs);
         const member = await isGroupMember(app, me, groupId(params), pathInt(params.user_id, "user_id"), p.direct_member_only);
         return args.success({ is_user_group_member: member });
       },
