@@ -23,9 +23,15 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+/** The longest a batch waits for the rest of a wave of senders (see drainOrLinger). */
+const LINGER_MS = 1;
+
 class MessageWriter {
   private queue: Pending[] = [];
   private running = false;
+  private lastBatch = 0;
+  private lingerSince = 0;
+  private lastEnd = 0;
   constructor(
     private readonly db: Db,
     private readonly committed: () => void,
@@ -35,42 +41,65 @@ class MessageWriter {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
       if (!this.running) {
-        // The engine is synchronous: a transaction started now would finish before any other request
-        // is read. Waiting two turns of the event loop lets concurrent sends join this batch: those
-        // read in the same turn, and those still between their body and this call (each await on the
-        // way here can move a request to the next turn). Measured under 32 concurrent senders: batches
-        // of ~16 → ~25 messages, ~9% less CPU per message; a lone send waits microseconds more.
         this.running = true;
-        setImmediate(() => setImmediate(() => void this.drain()));
+        this.soon();
       }
     });
   }
 
+  /**
+   * The engine is synchronous: a transaction started now would finish before any other request is
+   * read. Waiting two turns of the event loop lets concurrent sends join the batch: those read in the
+   * same turn, and those still between their body and the writer (each await on the way here can move
+   * a request to the next turn).
+   */
+  private soon() {
+    setImmediate(() => setImmediate(() => this.drainOrLinger()));
+  }
+
+  /**
+   * Under steady load senders come back in waves after each commit, and the first few of a wave would
+   * make a commit of their own. When the last batch was large and ended just now, and few sends wait,
+   * the writer lingers one more turn at a time, up to LINGER_MS, for the rest of the wave. A lone send
+   * never waits. Measured with 32 concurrent senders: ~24 → ~29 messages per commit, +5% messages per
+   * second, p99 ~13.6 → ~12 ms (three alternating runs each).
+   */
+  private drainOrLinger() {
+    const now = performance.now();
+    if (this.queue.length < this.lastBatch / 2 && now - this.lastEnd < LINGER_MS * 5) {
+      this.lingerSince ||= now;
+      if (now - this.lingerSince < LINGER_MS) return void setImmediate(() => this.drainOrLinger());
+    }
+    this.lingerSince = 0;
+    void this.drain();
+  }
+
   private async drain() {
+    const batch = this.queue.splice(0, 256);
+    this.lastBatch = batch.length;
     try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, 256);
-        try {
-          const out = await this.db.tx((sql) => writeAll(sql, batch.map((p) => p.job)));
-          this.committed();
-          batch.forEach((p, i) => p.resolve(out[i]!));
-        } catch (e) {
-          if (batch.length === 1) {
-            batch[0]!.reject(e);
-            continue;
-          }
-          for (const p of batch) {
-            try {
-              p.resolve((await this.db.tx((sql) => writeAll(sql, [p.job])))[0]!);
-              this.committed();
-            } catch (err) {
-              p.reject(err);
-            }
-          }
-        }
-      }
+      const out = await this.db.tx((sql) => writeAll(sql, batch.map((p) => p.job)));
+      this.committed();
+      batch.forEach((p, i) => p.resolve(out[i]!));
+    } catch (e) {
+      if (batch.length === 1) batch[0]!.reject(e);
+      else await this.oneByOne(batch);
     } finally {
-      this.running = false;
+      this.lastEnd = performance.now();
+      if (this.queue.length) this.soon();
+      else this.running = false;
+    }
+  }
+
+  /** After a failed batch: each message alone, so one bad send never takes the others down. */
+  private async oneByOne(batch: Pending[]) {
+    for (const p of batch) {
+      try {
+        p.resolve((await this.db.tx((sql) => writeAll(sql, [p.job])))[0]!);
+        this.committed();
+      } catch (err) {
+        p.reject(err);
+      }
     }
   }
 }
