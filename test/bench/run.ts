@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 // npm run bench: starts Parley on a fresh data dir, seeds it, drives it from a separate load process on
 // loopback, and prints each figure beside the baselines measured in the same run. Writes JSON to
-// bench-results/. Options: --exe (use build/parley) or --exe=PATH, --quick (smaller data, shorter runs).
+// bench-results/. Options: --exe (use build/parley) or --exe=PATH, --quick (smaller data, shorter runs),
+// --only=NAME,..., --profile=DIR (Bun's --cpu-prof of the server from source, one .cpuprofile per start).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -23,8 +24,10 @@ const dir = mkdtempSync(join(tmpdir(), "parley-bench-"));
 const results: Record<string, any> = { date: new Date().toISOString(), quick, exe: useExe };
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
+const profileDir = process.argv.find((a) => a.startsWith("--profile="))?.slice(10);
+const profileArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(profileDir)}`] : [];
 const exePath = exeArg?.startsWith("--exe=") ? resolve(exeArg.slice(6)) : join(ROOT, "build/parley");
-const parleyCmd = (args: string[]) => (useExe ? [exePath, ...args] : [process.execPath, join(ROOT, "src/main.ts"), ...args]);
+const parleyCmd = (args: string[]) => (useExe ? [exePath, ...args] : [process.execPath, ...(args[0] === "serve" ? profileArgs : []), join(ROOT, "src/main.ts"), ...args]);
 
 async function freePort() {
   const s = Bun.serve({ port: 0, fetch: () => new Response() });
@@ -275,6 +278,8 @@ function table() {
     ["idle RSS after start", `${r.idle_rss_mib} MiB (${Math.round(r.idle_rss_mib * 1.048576 * 10) / 10} MB)`, "< 60 MB", `anonymous ${r.idle_rss_anon_mib} MiB, file-backed ${r.idle_rss_file_mib} MiB`],
     ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts"],
   ];
+  // a scenario left out with --only prints as "not run" instead of its undefined figures
+  for (const row of rows) if (row[1].includes("undefined")) [row[1], row[3]] = ["not run", ""];
   const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length), 6));
   const line = (row: string[]) => row.map((c, i) => c.padEnd(w[i]!)).join(" | ");
   console.log(line(["figure", "measured", "goal", "note"]));
