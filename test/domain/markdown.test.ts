@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { topicLinks, type RenderContext } from "../../src/domain/markdown";
 import { renderMarkdown } from "../../src/domain/markdown/render";
+import { linkify } from "../../src/domain/markdown/linkify";
+import { LinkifyIt } from "linkify-it";
 
 const users = [
   { id: 31, full_name: "Example User" },
@@ -517,5 +519,23 @@ describe("no script injection survives rendering", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("linkify's quick refusal", () => {
+  const plain = new LinkifyIt().set({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false });
+  const pieces = ["a", "b", " ", "x", ".", ":", "/", "@", "[", "IPv6", "http", "HTTPS", "ftp", "mailto", "www", "com", "org", "localhost", "1", "::1", "-", "_", "é", "рф", "例子", "，", "?", "#", "*"];
+  test("answers exactly as linkify-it does, on texts built from link-like pieces", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        expect(linkify.test(text)).toBe(plain.test(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  test("still finds links, e-mails and schemes", () => {
+    for (const text of ["see example.com", "mail me at a@b.org", "http://localhost:8080", "//cdn.example/x", "mailto:x@y", "x@[IPv6:::1]"]) expect(linkify.test(text)).toBe(true);
+    expect(linkify.test("Hello @**Bench User 3**, how is it going? :smile:")).toBe(false);
   });
 });
