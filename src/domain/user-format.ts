@@ -35,9 +35,17 @@ export function canSeeDeliveryEmail(viewer: Pick<UserRow, "id" | "role"> | null,
  */
 export const dummyEmail = (userId: number, host: string) => `user${userId}@${host}`;
 
+/** email → its Gravatar hash: message events and /register ask for the same few hundred again and again. */
+const gravatarHashes = new Map<string, string>();
+
 /** Gravatar URL of an email (Zulip's default avatar source). */
 export function gravatarUrl(email: string, size?: number): string {
-  const hash = new Bun.CryptoHasher("md5").update(email.trim().toLowerCase()).digest("hex");
+  let hash = gravatarHashes.get(email);
+  if (hash === undefined) {
+    hash = new Bun.CryptoHasher("md5").update(email.trim().toLowerCase()).digest("hex");
+    if (gravatarHashes.size >= 10_000) gravatarHashes.clear();
+    gravatarHashes.set(email, hash);
+  }
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon${size ? `&s=${size}` : ""}&version=1`;
 }
 
