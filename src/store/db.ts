@@ -262,6 +262,14 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
         if (closed) return;
         closed = true;
         checkpointer.close();
+        // Cached statements keep the connections open past close() until they are collected, and
+        // then SQLite never folds the log back in: copy it into the database file now and empty it,
+        // so the file alone is the whole database once the server has stopped.
+        try {
+          writer.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        } catch {
+          // the log stays; SQLite replays it on the next open
+        }
         reader.db.close();
         writer.db.close();
       },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { changedRows, openDb, type Db } from "../../src/store/db";
@@ -172,5 +172,26 @@ describe("migrations", () => {
     expect(await other.all("SELECT name FROM sqlite_master WHERE name = 'ok'")).toEqual([]);
     expect(await other.all("SELECT * FROM schema_migrations")).toEqual([]);
     other.close();
+  });
+});
+
+describe("closing the embedded database", () => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-db-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  test("folds the write-ahead log into the file, so the file alone holds every committed row", async () => {
+    const db = await openDb(`file:${join(dir, "c.db")}`);
+    await db.exec("CREATE TABLE kept (id INTEGER PRIMARY KEY, v TEXT)");
+    await db.tx(async (sql) => {
+      for (let i = 0; i < 200; i++) await sql.run("INSERT INTO kept (v) VALUES (?)", [`row ${i}`]);
+    });
+    // reads leave cached statements behind, which keep the connection alive past close()
+    expect(await db.get("SELECT count(*) AS n FROM kept")).toEqual({ n: 200 });
+    expect(await db.all("SELECT v FROM kept WHERE id <= 2")).toEqual([{ v: "row 0" }, { v: "row 1" }]);
+    db.close();
+    expect(statSync(join(dir, "c.db-wal"), { throwIfNoEntry: false })?.size ?? 0).toBe(0);
+    copyFileSync(join(dir, "c.db"), join(dir, "copy.db"));
+    const copy = await openDb(`file:${join(dir, "copy.db")}`);
+    expect(await copy.get("SELECT count(*) AS n, max(v) AS last FROM kept")).toEqual({ n: 200, last: "row 99" });
+    copy.close();
   });
 });
