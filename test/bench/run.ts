@@ -81,20 +81,22 @@ const form = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(
 const basic = (email: string, key: string) => "Basic " + btoa(`${email}:${key}`);
 
 // ---------- baselines ----------
+/**
+ * A baseline server: its start to first answer, its idle RSS, its rate with 32 connections, and (for the
+ * hello world) one request at a time, the floor of a loopback round trip for the latency figures.
+ */
 async function baseline(kind: "hello" | "elysia-insert") {
   const port = await freePort();
   const p = Bun.spawn([process.execPath, join(import.meta.dir, "baselines.ts"), kind, String(port), dir], { stdout: "pipe", stderr: "inherit" });
-  await waitUp(`http://127.0.0.1:${port}/`);
-  const r = await load({
-    kind: "http",
-    base: `http://127.0.0.1:${port}`,
-    concurrency: 32,
-    durationMs: SECONDS,
-    requests: [kind === "hello" ? { method: "GET", path: "/" } : { method: "POST", path: "/insert", body: "content=hello" }],
-  });
+  const startMs = Math.round(await waitUp(`http://127.0.0.1:${port}/`));
+  await Bun.sleep(1000);
+  const idleRssMib = Math.round(rssKiB(p.pid) / 102.4) / 10;
+  const request = kind === "hello" ? { method: "GET", path: "/" } : { method: "POST", path: "/insert", body: "content=hello" };
+  const r = await load({ kind: "http", base: `http://127.0.0.1:${port}`, concurrency: 32, durationMs: SECONDS, requests: [request] });
+  const sequential = kind === "hello" ? await load({ kind: "http", base: `http://127.0.0.1:${port}`, concurrency: 1, durationMs: SECONDS / 5, requests: [request] }) : undefined;
   p.kill();
   await p.exited;
-  return r;
+  return { ...r, start_ms: startMs, idle_rss_mib: idleRssMib, ...(sequential ? { sequential_p50_ms: sequential.p50_ms, sequential_p99_ms: sequential.p99_ms } : {}) };
 }
 
 // ---------- Parley ----------
@@ -264,25 +266,29 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 function table() {
   const r = results;
-  const rows: [string, string, string, string][] = [
-    ["baseline: Bun.serve hello, 32 conns", `${r.baseline_hello?.per_second} req/s`, "", `p99 ${r.baseline_hello?.p99_ms} ms`],
-    ["baseline: Elysia + 1 libSQL insert", `${r.baseline_elysia_insert?.per_second} req/s`, "", `p99 ${r.baseline_elysia_insert?.p99_ms} ms`],
-    ["send, 20-subscriber channel, 32 senders", `${r.send_20_subscribers?.per_second} msg/s, p99 ${r.send_20_subscribers?.p99_ms} ms`, "≥ 8,000 msg/s, p99 < 20 ms", `errors ${r.send_20_subscribers?.errors}`],
-    ["send → pending GET /events (1,000 queues)", `p50 ${r.send_to_event?.p50_ms} ms, p99 ${r.send_to_event?.p99_ms} ms`, "p50 < 2 ms, p99 < 10 ms", `${r.send_to_event?.count} samples`],
-    ["held GET /events", `${r.held_polls?.held} held, ${r.held_polls?.kib_each_above_idle} KiB each, RSS ${r.held_polls?.rss_mib} MiB`, "10,000, ≤ 20 KiB each, < 260 MB", ""],
-    [`GET /messages newest 100 of a topic (${MESSAGES.toLocaleString()} stored)`, `p50 ${r.fetch_topic_newest_100?.p50_ms} ms`, "p50 < 3 ms", `p99 ${r.fetch_topic_newest_100?.p99_ms} ms`],
-    [`search over ${MESSAGES.toLocaleString()} messages`, `p50 ${r.search?.p50_ms} ms`, "p50 < 25 ms", `p99 ${r.search?.p99_ms} ms`],
-    ["POST /register, 1,000 users, 100 channels", `p50 ${r.register?.p50_ms} ms`, "p50 < 20 ms", `p99 ${r.register?.p99_ms} ms`],
-    ["  … for a user with every sent message unread", `p50 ${r.register_many_unread?.p50_ms} ms`, "", `${r.register_many_unread?.unread} unread`],
-    ["presence update", `${r.presence?.per_second} req/s`, "≥ 20,000 req/s", `p99 ${r.presence?.p99_ms} ms`],
-    ["idle RSS after start", `${r.idle_rss_mib} MiB (${Math.round(r.idle_rss_mib * 1.048576 * 10) / 10} MB)`, "< 60 MB", `anonymous ${r.idle_rss_anon_mib} MiB, file-backed ${r.idle_rss_file_mib} MiB`],
-    ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts"],
+  const hello = r.baseline_hello;
+  const insert = r.baseline_elysia_insert;
+  const times = (x: number | undefined, of: number | undefined) => (x && of ? `${(x / of).toFixed(2)}×` : "?");
+  const floor = hello ? `loopback round trip p50 ${hello.sequential_p50_ms} ms` : "";
+  const rows: string[][] = [
+    ["baseline: Bun.serve hello, 32 conns", `${hello?.per_second} req/s`, "", `p99 ${hello?.p99_ms} ms`, ""],
+    ["baseline: Elysia + 1 libSQL insert", `${insert?.per_second} req/s`, "", `p99 ${insert?.p99_ms} ms`, ""],
+    ["send, 20-subscriber channel, 32 senders", `${r.send_20_subscribers?.per_second} msg/s, p99 ${r.send_20_subscribers?.p99_ms} ms`, "≥ 8,000 msg/s, p99 < 20 ms", `errors ${r.send_20_subscribers?.errors}`, insert ? `${times(r.send_20_subscribers?.per_second, insert.per_second)} Elysia + insert` : ""],
+    ["send → pending GET /events (1,000 queues)", `p50 ${r.send_to_event?.p50_ms} ms, p99 ${r.send_to_event?.p99_ms} ms`, "p50 < 2 ms, p99 < 10 ms", `${r.send_to_event?.count} samples`, floor],
+    ["held GET /events", `${r.held_polls?.held} held, ${r.held_polls?.kib_each_above_idle} KiB each, RSS ${r.held_polls?.rss_mib} MiB`, "10,000, ≤ 20 KiB each, < 260 MB", "", ""],
+    [`GET /messages newest 100 of a topic (${MESSAGES.toLocaleString()} stored)`, `p50 ${r.fetch_topic_newest_100?.p50_ms} ms`, "p50 < 3 ms", `p99 ${r.fetch_topic_newest_100?.p99_ms} ms`, floor],
+    [`search over ${MESSAGES.toLocaleString()} messages`, `p50 ${r.search?.p50_ms} ms`, "p50 < 25 ms", `p99 ${r.search?.p99_ms} ms`, floor],
+    ["POST /register, 1,000 users, 100 channels", `p50 ${r.register?.p50_ms} ms`, "p50 < 20 ms", `p99 ${r.register?.p99_ms} ms`, floor],
+    ["  … for a user with every sent message unread", `p50 ${r.register_many_unread?.p50_ms} ms`, "", `${r.register_many_unread?.unread} unread`, ""],
+    ["presence update", `${r.presence?.per_second} req/s`, "≥ 20,000 req/s", `p99 ${r.presence?.p99_ms} ms`, hello ? `${times(r.presence?.per_second, hello.per_second)} hello, ${times(r.presence?.per_second, insert?.per_second)} Elysia + insert` : ""],
+    ["idle RSS after start", `${r.idle_rss_mib} MiB (${Math.round(r.idle_rss_mib * 1.048576 * 10) / 10} MB)`, "< 60 MB", `anonymous ${r.idle_rss_anon_mib} MiB, file-backed ${r.idle_rss_file_mib} MiB`, hello ? `bun: hello ${hello.idle_rss_mib} MiB, Elysia + libSQL ${insert?.idle_rss_mib} MiB` : ""],
+    ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts", hello ? `bun: hello ${hello.start_ms} ms, Elysia + libSQL ${insert?.start_ms} ms` : ""],
   ];
   // a scenario left out with --only prints as "not run" instead of its undefined figures
-  for (const row of rows) if (row[1].includes("undefined")) [row[1], row[3]] = ["not run", ""];
-  const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length), 6));
+  for (const row of rows) if (row[1]!.includes("undefined")) [row[1], row[3], row[4]] = ["not run", "", ""];
+  const w = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((row) => row[i]!.length), 6));
   const line = (row: string[]) => row.map((c, i) => c.padEnd(w[i]!)).join(" | ");
-  console.log(line(["figure", "measured", "goal", "note"]));
+  console.log(line(["figure", "measured", "goal", "note", "same-run baseline"]));
   console.log(w.map((n) => "-".repeat(n)).join("-|-"));
   for (const row of rows) console.log(line(row));
 }
