@@ -83,14 +83,31 @@ const hostile = fc.oneof(
 );
 const pathValue = fc.oneof(fc.constantFrom("1", "2", "0", "-1", "99999999", "abc", "%20", "1.5", ""), fc.integer({ min: 0, max: 30 }).map(String));
 
-async function call(who: "desdemona" | "polonius", op: Operation, segments: string[], params: Record<string, string>) {
+type Encoding = "form" | "json" | "multipart";
+
+async function call(who: "desdemona" | "polonius", op: Operation, segments: string[], params: Record<string, string>, encoding: Encoding = "form") {
   let i = 0;
   const path = "/api/v1" + op.template.replace(/\{\}/g, () => encodeURIComponent(segments[i++] ?? "1"));
   const url = new URL(path, "http://parley.test");
   const headers: Record<string, string> = { authorization: "Basic " + btoa(`${s.users[who].email}:${s.users[who].apiKey}`) };
-  let body: string | undefined;
+  let body: BodyInit | undefined;
   if (op.method === "get") for (const [k, v] of Object.entries(params)) url.searchParams.append(k, v);
-  else {
+  else if (encoding === "json") {
+    // a JSON body carries values as JSON (numbers, lists, objects) where they parse, else as strings
+    const parsed = (v: string) => {
+      try {
+        return JSON.parse(v);
+      } catch {
+        return v;
+      }
+    };
+    body = JSON.stringify(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, parsed(v)])));
+    headers["content-type"] = "application/json";
+  } else if (encoding === "multipart") {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(params)) form.append(k, v);
+    body = form;
+  } else {
     body = new URLSearchParams(params).toString();
     headers["content-type"] = "application/x-www-form-urlencoded";
   }
@@ -114,9 +131,10 @@ describe.each([
         fc.asyncProperty(
           fc.array(fc.oneof(pathValue, fc.constantFrom(...known)), { minLength: 3, maxLength: 3 }),
           fc.dictionary(fc.constantFrom(...op.params), hostile, { maxKeys: 4 }),
-          async (segments, params) => {
-            const r = await call(who, op, segments, params);
-            const where = `${op.method.toUpperCase()} ${op.template} ${JSON.stringify(segments)} ${JSON.stringify(params).slice(0, 300)}`;
+          fc.constantFrom<Encoding>("form", "json", "multipart"),
+          async (segments, params, encoding) => {
+            const r = await call(who, op, segments, params, encoding);
+            const where = `${op.method.toUpperCase()} ${op.template} (${encoding}) ${JSON.stringify(segments)} ${JSON.stringify(params).slice(0, 300)}`;
             if (r.status >= 500) failures.push(`${r.status} ${where}: ${r.text.slice(0, 200)}`);
             else if (r.status >= 400 && r.type.includes("json")) {
               const j = JSON.parse(r.text);
