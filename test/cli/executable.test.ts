@@ -220,5 +220,7 @@ describe("the single executable", () => {
     if (code === "timeout") server.kill("SIGKILL");
     expect(code).toBe(0);
     expect(await new Response(server.stderr).text()).not.toMatch(/panic|segmentation fault|uncaught/i);
+    // the clean stop folded the write-ahead log into parley.db: the file alone is the whole database
+    expect(statSync(join(data, "parley.db-wal"), { throwIfNoEntry: false })?.size ?? 0).toBe(0);
   }, 60_000);
 });
