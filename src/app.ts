@@ -41,10 +41,12 @@ export interface OpenOptions {
   clock?: Clock;
   quiet?: boolean;
   heartbeatMs?: () => number;
+  /** Tests: open a file database through @libsql/client, the code path a remote libSQL server takes. */
+  viaClient?: boolean;
 }
 
 export async function openApp(config: Config, opts: OpenOptions = {}): Promise<App> {
-  const db = await openDb(config.storage.database, config.storage.auth_token);
+  const db = await openDb(config.storage.database, config.storage.auth_token, { viaClient: opts.viaClient });
   try {
     await migrate(db);
   } catch (e) {

@@ -82,6 +82,8 @@ export interface StartOptions {
   heartbeatMs?: number;
   /** create the organization and the cast (default true) */
   seed?: boolean;
+  /** the store through @libsql/client, as with a remote libSQL server */
+  viaClient?: boolean;
 }
 
 /** Boots the app in-process on a fresh temp data dir with the cast of named users. */
@@ -97,6 +99,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     quiet: !process.env.PARLEY_LOG,
     clock: opts.realClock ? undefined : clock,
     heartbeatMs: () => opts.heartbeatMs ?? 50_000,
+    // PARLEY_TEST_VIA_CLIENT=1 (npm run test:client-path): every suite on the remote code path
+    viaClient: opts.viaClient ?? !!process.env.PARLEY_TEST_VIA_CLIENT,
   });
   const server = createServer(app);
   const clientFor = (email: string, apiKey: string) => new Client(server, { email, apiKey });
