@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { parseArgs } from "node:util";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig, portFrom, type Overrides } from "./config/load";
 import { closeApp, openApp, type App } from "./app";
@@ -13,6 +13,8 @@ import { ZulipError } from "./errors";
 import { randomAlnum } from "./lib/random";
 import { serve } from "./serve";
 import { backupDatabase } from "./store/backup";
+import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
+import { openDb, type Db } from "./store/db";
 
 const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
 
@@ -22,6 +24,8 @@ Usage:
   parley create-user [--config FILE] [--data-dir DIR] --email EMAIL --full-name NAME [--password PW]
                      [--role owner|administrator|moderator|member|guest] [--can-create-users] [--zuliprc FILE]
   parley backup      [--config FILE] [--data-dir DIR] --to FILE
+  parley copy-db     [--config FILE] [--data-dir DIR] --to URL [--auth-token TOKEN]
+                     copies the embedded database into an empty libSQL database (libsql://, http://, file:)
   parley --help | --version
 
 Defaults: data dir ./parley-data, host 127.0.0.1, port 9991. Flags beat PARLEY_DATA_DIR, PARLEY_HOST,
@@ -41,6 +45,7 @@ const COMMANDS = {
   init: { ...COMMON, "org-name": { type: "string" }, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, zuliprc: { type: "string" } },
   "create-user": { ...COMMON, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, role: { type: "string" }, "can-create-users": { type: "boolean" }, zuliprc: { type: "string" } },
   backup: { ...COMMON, to: { type: "string" } },
+  "copy-db": { ...COMMON, to: { type: "string" }, "auth-token": { type: "string" } },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -82,6 +87,8 @@ export async function main(argv: string[]): Promise<number> {
         return await addUser(config, values);
       case "backup":
         return await backup(config, values);
+      case "copy-db":
+        return await copyDb(config, values);
     }
     return 2;
   } catch (e) {
@@ -159,6 +166,38 @@ async function backup(config: Parameters<typeof openApp>[0], values: Record<stri
     console.log(JSON.stringify({ backup: values.to }));
     return 0;
   });
+}
+
+/**
+ * copy-db: moving to a libSQL server. The copy is taken from a snapshot (like backup), so Parley may
+ * keep serving meanwhile; writes made after the snapshot are not in the copy, so stop it first for
+ * the final copy. One JSON object on stdout; a line per table on stderr.
+ */
+async function copyDb(config: Parameters<typeof openApp>[0], values: Record<string, any>) {
+  required(values, "to");
+  if (!config.storage.database.startsWith("file:")) throw new UsageError("copy-db copies the embedded database; this configuration already uses a libSQL server");
+  const snapshot = join(config.data_dir, `copy-snapshot-${process.pid}.db`);
+  rmSync(snapshot, { force: true });
+  try {
+    await withApp(config, (app) => backupDatabase(app.db, snapshot));
+    const source = await openDb(`file:${snapshot}`);
+    let target: Db | null = null;
+    try {
+      target = await openDb(values.to, values["auth-token"]);
+      const tables = await copyDatabase(source, target, { onProgress: (p) => console.error(`${p.table}: ${p.rows} rows`) });
+      console.log(JSON.stringify({ copied_to: values.to, tables: tables.length, rows: tables.reduce((n, t) => n + t.rows, 0) }));
+      console.error(`Now set [storage] database = "${values.to}" (and auth_token) in the config file. Uploads stay in ${join(config.data_dir, "uploads")}.`);
+      return 0;
+    } catch (e) {
+      if (e instanceof CopyTargetNotEmptyError) throw new UsageError(e.message);
+      throw e;
+    } finally {
+      target?.close();
+      source.close();
+    }
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(snapshot + suffix, { force: true });
+  }
 }
 
 /** init/create-user: one JSON object on stdout, and the zuliprc when asked. */

@@ -27,3 +27,6 @@ export async function indexPendingMessages(sql: Sql, limit: number): Promise<num
   await sql.run("UPDATE messages_fts_indexed SET last_id = ?", [row.upto]);
   return row.n;
 }
+
+/** After the whole index was rebuilt from the messages (copying a database): nothing is pending. */
+export const markAllIndexed = (sql: Sql) => sql.run("UPDATE messages_fts_indexed SET last_id = (SELECT coalesce(max(id), 0) FROM messages)");
