@@ -119,6 +119,11 @@ export class EventHub {
    * Sends an event to the all_public_streams queues of users not in `exclude` (a public channel's
    * message to those who registered for every public channel).
    */
+  /** Whether any queue was registered with all_public_streams. */
+  get hasAllPublicQueues(): boolean {
+    return this.allPublic.size > 0;
+  }
+
   publishToAllPublicQueues(event: Event, exclude: ReadonlySet<number>): void {
     for (const q of this.allPublic) if (!exclude.has(q.userId)) this.deliver(q, event);
   }

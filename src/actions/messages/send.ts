@@ -450,22 +450,24 @@ async function groupRecipientId(sql: Sql, dmKey: string): Promise<number> {
 
 /** Each recipient gets the message with their flags; the sender's local-echo queue gets local_message_id. */
 export function publishMessage(app: App, d: Directory, row: MessageRow, recipients: { userId: number; flags: number }[], senderId: number, queueId: string | null, localId: string | null) {
-  const shared = messageDict(app, d, row, [], -1, null);
+  // built on first use: when no recipient has a queue, no message dict is made at all
+  let shared: Record<string, unknown> | null = null;
+  const sharedDict = () => (shared ??= messageDict(app, d, row, [], -1, null));
   let incoming: Record<string, unknown> | null = null;
   const forViewer = (userId: number) => {
-    if (row.dm_key === null || userId === row.sender_id) return shared;
+    if (row.dm_key === null || userId === row.sender_id) return sharedDict();
     return (incoming ??= messageDict(app, d, row, [], userId, null));
   };
   const flagsOf = new Map(recipients.map((r) => [r.userId, r.flags]));
   const others = recipients.filter((r) => r.userId !== senderId || queueId === null).map((r) => r.userId);
   app.events.publishEach(others, (userId) => ({ type: "message", message: forViewer(userId), flags: flagList(flagsOf.get(userId) ?? 0) }));
-  if (queueId !== null && flagsOf.has(senderId)) {
-    app.events.publish({ type: "message", message: shared, flags: flagList(flagsOf.get(senderId)!) }, [senderId], {
+  if (queueId !== null && flagsOf.has(senderId) && app.events.hasQueues(senderId)) {
+    app.events.publish({ type: "message", message: sharedDict(), flags: flagList(flagsOf.get(senderId)!) }, [senderId], {
       queueId,
       extra: { local_message_id: localId },
     });
   }
   // Clients registered with all_public_streams see every public channel's messages (with no flags).
   const stream = row.stream_id !== null ? d.streams.get(row.stream_id) : undefined;
-  if (stream && !stream.invite_only) app.events.publishToAllPublicQueues({ type: "message", message: shared, flags: [] }, new Set(flagsOf.keys()));
+  if (stream && !stream.invite_only && app.events.hasAllPublicQueues) app.events.publishToAllPublicQueues({ type: "message", message: sharedDict(), flags: [] }, new Set(flagsOf.keys()));
 }
