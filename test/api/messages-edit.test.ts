@@ -404,12 +404,17 @@ describe("moving between channels", () => {
     (await patch("hamlet", d, { topic: "regrouped", propagate_mode: "change_all" })).success();
     expect((await lastIn(verona, "regrouped")).content).toBe(`2 messages were moved here from #**Verona>extra** by ${mention("hamlet")}.`);
     expect(await topicOf(e)).toBe("regrouped");
-    // send_notification_to_new_thread: false sends nothing.
+    // send_notification_to_new_thread: false sends nothing (no message). The sender followed the topic
+    // they started; moving all of it carries that along, with user_topic events for both names.
     const quiet = await sendStream(s, "hamlet", "Verona", "quiet", "shh");
     const ev = await s.captureEvents(async () => {
       (await patch("hamlet", quiet, { topic: "quieter", send_notification_to_new_thread: false })).success();
     });
-    expect(ev.types()).toEqual(["update_message"]);
+    expect(ev.types()).toEqual(["update_message", "user_topic"]);
+    expect(ev.of("hamlet").filter((e) => e.type === "user_topic").map((e: any) => [e.topic_name, e.visibility_policy])).toEqual([
+      ["quiet", 0],
+      ["quieter", 3],
+    ]);
   });
 
   test("moving into a private channel: non-subscribers lose the messages and get delete_message instead", async () => {
@@ -457,6 +462,70 @@ describe("moving between channels", () => {
     (await patch("hamlet", id, { stream_id: elsewhere })).error("The time limit for editing this message's channel has passed", "BAD_REQUEST", 400);
     (await patch("shiva", id, { stream_id: elsewhere, send_notification_to_new_thread: false })).success();
     expect((await messageRow(s, id))!.stream_id).toBe(elsewhere);
+  });
+});
+
+describe("topic policies follow a moved topic", () => {
+  const setPolicy = (who: CastName, streamId: number, topic: string, policy: number) =>
+    s.users[who].client.post("/user_topics", { stream_id: streamId, topic, visibility_policy: policy }).then((r) => r.success());
+  const policyOf = async (who: CastName, streamId: number, topic: string) =>
+    (await s.app.db.get<{ v: number }>("SELECT visibility_policy AS v FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic = ?", [s.users[who].id, streamId, topic]))?.v ?? 0;
+  const topicEvents = (ev: Awaited<ReturnType<TestServer["captureEvents"]>>, who: CastName) =>
+    ev.of(who).filter((e) => e.type === "user_topic").map((e: any) => [e.stream_id, e.topic_name, e.visibility_policy]);
+
+  test("a whole topic moved to a new name takes everyone's policy along, with user_topic events", async () => {
+    const id = await sendStream(s, "othello", "Verona", "carry me", "hello");
+    await setPolicy("hamlet", verona, "carry me", 1);
+    await setPolicy("polonius", verona, "carry me", 2);
+    const ev = await s.captureEvents(async () => {
+      (await patch("iago", id, { topic: "carried", propagate_mode: "change_all", send_notification_to_new_thread: false })).success();
+    });
+    expect([await policyOf("hamlet", verona, "carried"), await policyOf("hamlet", verona, "carry me")]).toEqual([1, 0]);
+    expect([await policyOf("polonius", verona, "carried"), await policyOf("othello", verona, "carried")]).toEqual([2, 3]);
+    expect(topicEvents(ev, "hamlet")).toEqual([
+      [verona, "carry me", 0],
+      [verona, "carried", 1],
+    ]);
+    expect(topicEvents(ev, "othello")).toEqual([
+      [verona, "carry me", 0],
+      [verona, "carried", 3],
+    ]);
+    expect(topicEvents(ev, "cordelia")).toEqual([]);
+  });
+
+  test("into a topic with messages, the more visible policy of the two stays (Zulip's merge)", async () => {
+    const from = await sendStream(s, "hamlet", "Verona", "merge from", "a");
+    await sendStream(s, "hamlet", "Verona", "merge into", "b");
+    await setPolicy("othello", verona, "merge from", 3); // followed + muted: followed
+    await setPolicy("othello", verona, "merge into", 1);
+    await setPolicy("polonius", verona, "merge into", 1); // nothing + muted: unmuted, i.e. no policy
+    await setPolicy("iago", verona, "merge from", 1); // muted + nothing: nothing
+    const ev = await s.captureEvents(async () => {
+      (await patch("iago", from, { topic: "merge into", propagate_mode: "change_all", send_notification_to_new_thread: false })).success();
+    });
+    expect(await policyOf("othello", verona, "merge into")).toBe(3);
+    expect(await policyOf("polonius", verona, "merge into")).toBe(0);
+    expect(await policyOf("iago", verona, "merge into")).toBe(0);
+    expect(await policyOf("iago", verona, "merge from")).toBe(0);
+    expect(topicEvents(ev, "polonius")).toEqual([[verona, "merge into", 0]]);
+    expect(topicEvents(ev, "iago")).toEqual([[verona, "merge from", 0]]);
+  });
+
+  test("a partial move keeps policies where they are, but the sender follows a topic their message now starts", async () => {
+    const first = await sendStream(s, "othello", "Verona", "partial", "one");
+    const second = await sendStream(s, "hamlet", "Verona", "partial", "two");
+    await setPolicy("cordelia", verona, "partial", 0);
+    await setPolicy("polonius", verona, "partial", 1);
+    const ev = await s.captureEvents(async () => {
+      (await patch("iago", second, { topic: "offshoot", propagate_mode: "change_one", send_notification_to_new_thread: false })).success();
+    });
+    expect(await topicOf(first)).toBe("partial");
+    expect(await policyOf("polonius", verona, "partial")).toBe(1);
+    expect(await policyOf("polonius", verona, "offshoot")).toBe(0);
+    // hamlet's message is the first of "offshoot": automatically_follow_topics_policy "on initiation"
+    expect(await policyOf("hamlet", verona, "offshoot")).toBe(3);
+    expect(topicEvents(ev, "hamlet")).toEqual([[verona, "offshoot", 3]]);
+    expect(topicEvents(ev, "polonius")).toEqual([]);
   });
 });
 

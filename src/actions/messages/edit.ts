@@ -1,5 +1,5 @@
 import { nowSecs, realmOf, type App } from "../../app";
-import { canAccessHistory, canMoveMessagesOutOf, canMoveMessagesWithin, canResolveTopics, channelKind, hasContentAccess, postRefusal, type ChannelAccess } from "../../domain/channel-permissions";
+import { canAccessHistory, canMoveMessagesOutOf, canMoveMessagesWithin, canResolveTopics, channelKind, hasContentAccess, postRefusal, type ChannelAccess, type ChannelUser } from "../../domain/channel-permissions";
 import { FLAG, flagList } from "../../domain/flags";
 import { isModerator } from "../../domain/roles";
 import { normalizeContent, resolveChange, RESOLVED_TOPIC_PREFIX, unresolvedName, isResolved } from "../../domain/topic";
@@ -7,7 +7,8 @@ import { badRequest, ZulipError } from "../../errors";
 import type { Sql } from "../../store/db";
 import { findMessage, listMessagesByIds, listTopicMessageIds, listTopicParticipants, moveMessages, updateMessage as updateMessageRow, type MessageRow } from "../../store/messages";
 import type { StreamRow } from "../../store/streams";
-import { deleteTopicPolicies, listTopicPolicies, setUserTopic } from "../../store/user-topics";
+import { autoPrefs } from "../../domain/user-topics";
+import { initiationPolicy, migrateTopicPolicies, publishPolicyChanges, type PolicyChange } from "./move-topic-policies";
 import { insertUserMessages } from "../../store/messages";
 import { deleteUserMessages, listHolders, mapFlags, mapHolders, setFlags } from "../../store/user-messages";
 import { listSubscriptionRows } from "../../store/subscriptions";
@@ -201,6 +202,8 @@ async function applyEdit(app: App, d: Directory, me: UserRow, row: MessageRow, i
   let effects = null as AttachmentEffects | null;
   const movedRows = moved ? await listMessagesByIds(app.db, plan.moveIds) : [];
   const holdersBefore = moved ? await mapHolders(app.db, plan.moveIds) : new Map<number, number[]>();
+  const topicMove = moved && oldStream ? await describeTopicMove(app, d, me, row, input, plan, oldStream, newStreamId!, newTopic) : null;
+  const policyChanges: PolicyChange[] = [];
 
   await app.db.tx(async (sql: Sql) => {
     if (plan.newContent) {
@@ -270,17 +273,24 @@ async function applyEdit(app: App, d: Directory, me: UserRow, row: MessageRow, i
         if (gained.length) await insertUserMessages(sql, gained.flatMap((u) => plan.moveIds.map((id) => ({ userId: u, messageId: id, flags: FLAG.read }))));
         await deleteUserMessages(sql, rowsLost, plan.moveIds);
       }
-      if (input.propagateMode === "change_all" && oldStream) {
-        for (const p of await listTopicPolicies(sql, oldStream.id, row.topic)) {
-          await setUserTopic(sql, { ...p, stream_id: newStreamId!, topic: newTopic, last_updated: ts });
+      if (topicMove?.movedAll) {
+        const m = { fromStream: oldStream!.id, fromTopic: row.topic, toStream: newStreamId!, toTopic: newTopic, targetHadMessages: topicMove.targetHadMessages, losingAccess: new Set(lost), now: ts };
+        policyChanges.push(...(await migrateTopicPolicies(sql, m)));
+      } else if (topicMove?.senderStarts) {
+        // a partial move that makes the sender's message the first of its new topic: they "started" it
+        const sender = d.users.get(row.sender_id);
+        if (sender && !sender.is_bot && !lost.includes(sender.id)) {
+          const sub = (await listSubscriptionRows(sql, [sender.id], [newStreamId!]))[0];
+          const c = await initiationPolicy(sql, sender.id, autoPrefs(sender.prefs), newStreamId!, newTopic, Boolean(sub?.active && sub.is_muted), ts);
+          if (c) policyChanges.push(c);
         }
-        if (newStreamId !== oldStream.id || newTopic.toLowerCase() !== row.topic.toLowerCase()) await deleteTopicPolicies(sql, oldStream.id, row.topic);
       }
     }
   });
   if (effects) await applyAttachmentEffects(app, effects);
+  publishPolicyChanges(app, policyChanges, ts);
   await publishEdit(app, d, me, row, input, plan, ts, { contentHolders, flagsAfter, holdersBefore, lost, gained });
-  if (moved && oldStream) await notifyMove(app, d, me, row, input, plan, now);
+  if (moved && oldStream) await notifyMove(app, d, me, row, input, plan, now, topicMove!.movedAll);
   return { detached_uploads: detachedUploads(effects, me.id) };
 }
 
@@ -360,7 +370,27 @@ const RESOLVE_NOTICE = /^@_\*\*[^*]+\|\d+\*\* has marked this topic as (un)?reso
  * topic (unless it only resolves) and, when asked, the old one; "This topic was moved" when every
  * message the user could see in the old topic went (and, for the new topic, it had none they could see).
  */
-async function notifyMove(app: App, d: Directory, me: UserRow, row: MessageRow, input: EditInput, plan: Plan, now: number) {
+/**
+ * What a move means for topic policies, read before it: whether the whole topic moved as the mover
+ * sees it (change_all, or nothing they can see stays behind), whether the destination already had
+ * messages, and whether the edited message becomes the first its sender can see there.
+ */
+async function describeTopicMove(app: App, d: Directory, me: UserRow, row: MessageRow, input: EditInput, plan: Plan, oldStream: StreamRow, newStreamId: number, newTopic: string) {
+  const moving = new Set(plan.moveIds);
+  const stays = (await listTopicMessageIds(app.db, oldStream.id, row.topic)).filter((id) => !moving.has(id));
+  const movedAll = input.propagateMode === "change_all" || !(await seesAny(app, d, me, oldStream, stays));
+  const there = (await listTopicMessageIds(app.db, newStreamId, newTopic)).filter((id) => !moving.has(id));
+  let senderStarts = false;
+  const sender = d.users.get(row.sender_id);
+  const newStream = d.streams.get(newStreamId);
+  if (!movedAll && sender && newStream) {
+    const seen = await visibleIds(app, d, sender, newStream, there);
+    senderStarts = seen.length === 0 || row.id < Math.min(...seen);
+  }
+  return { movedAll, targetHadMessages: there.length > 0, senderStarts };
+}
+
+async function notifyMove(app: App, d: Directory, me: UserRow, row: MessageRow, input: EditInput, plan: Plan, now: number, movedAll: boolean) {
   const who = silentMention(me);
   const readBy = [me.id];
   const oldStream = d.streams.get(row.stream_id!)!;
@@ -373,7 +403,6 @@ async function notifyMove(app: App, d: Directory, me: UserRow, row: MessageRow, 
   }
   const n = plan.moveIds.length;
   const moved = new Set(plan.moveIds);
-  const movedAll = input.propagateMode === "change_all" || !(await seesAny(app, d, me, oldStream, (await listTopicMessageIds(app.db, oldStream.id, row.topic)).filter((id) => !moved.has(id))));
   const link = (s: StreamRow, t: string) => `#**${s.name}>${t}**`;
   if (input.notifyNewThread && !plan.resolve) {
     const preexisting = (await listTopicMessageIds(app.db, newStream.id, newTopic)).filter((id) => !moved.has(id));
@@ -396,14 +425,17 @@ async function notifyMove(app: App, d: Directory, me: UserRow, row: MessageRow, 
   }
 }
 
-/** Whether the user can see any of these messages of a channel: all when they may read its history, else the ones they received. */
-async function seesAny(app: App, d: Directory, me: UserRow, stream: StreamRow, ids: number[]): Promise<boolean> {
-  if (!ids.length) return false;
-  const access = channelAccess(app, me, stream, (await d.subscriberIds(app.db, stream.id)).includes(me.id));
-  if (!hasContentAccess(access)) return false;
-  if (canAccessHistory(access)) return true;
-  return (await mapFlags(app.db, me.id, ids)).size > 0;
+/** Which of these messages of a channel the user can see: all when they may read its history, else the ones they received. */
+async function visibleIds(app: App, d: Directory, user: ChannelUser, stream: StreamRow, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const access = channelAccess(app, user, stream, (await d.subscriberIds(app.db, stream.id)).includes(user.id));
+  if (!hasContentAccess(access)) return [];
+  if (canAccessHistory(access)) return ids;
+  const received = await mapFlags(app.db, user.id, ids);
+  return ids.filter((id) => received.has(id));
 }
+
+const seesAny = async (app: App, d: Directory, me: ChannelUser, stream: StreamRow, ids: number[]) => (await visibleIds(app, d, me, stream, ids)).length > 0;
 
 /**
  * Zulip's maybe_delete_previous_resolve_topic_notification: when the topic's newest message (after

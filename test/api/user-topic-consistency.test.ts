@@ -1,0 +1,114 @@
+/**
+ * Like unread-consistency.test.ts, for topic visibility (muted, unmuted, followed topics): a client
+ * that applies its user_topic events must end where a fresh /register's user_topics starts, after
+ * random policy changes, sends (which follow topics automatically by the users' settings), topic and
+ * channel moves of one, later or all messages (which carry policies along when a whole topic moves)
+ * and deletions (fast-check). CONSISTENCY_RUNS and CONSISTENCY_SEED run a longer or different search.
+ */
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { CAST, MODERN_CAPABILITIES, startServer, type CastName } from "../helpers/server";
+import { createChannel } from "../helpers/channels";
+import { VISIBILITY } from "../../src/domain/user-topics";
+
+const PEOPLE = ["hamlet", "othello", "iago"] as const;
+type Person = (typeof PEOPLE)[number];
+const TOPICS = ["ghost", "play", "Ghost", "moved"] as const;
+
+type Op =
+  | { kind: "policy"; who: Person; channel: number; topic: string; policy: number }
+  | { kind: "send"; who: Person; channel: number; topic: string; mention: Person | null }
+  | { kind: "move"; pick: number; topic: string; channel: number; mode: "change_one" | "change_later" | "change_all" }
+  | { kind: "delete"; pick: number };
+
+const person = fc.constantFrom(...PEOPLE);
+const topic = fc.constantFrom(...TOPICS);
+const ch = fc.nat({ max: 1 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("policy" as const), who: person, channel: ch, topic, policy: fc.constantFrom(VISIBILITY.inherit, VISIBILITY.muted, VISIBILITY.unmuted, VISIBILITY.followed) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("send" as const), who: person, channel: ch, topic, mention: fc.option(person, { nil: null }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("move" as const), pick: fc.nat(), topic, channel: ch, mode: fc.constantFrom<"change_one" | "change_later" | "change_all">("change_one", "change_later", "change_all") }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
+);
+
+type Topics = Map<string, number>;
+const key = (streamId: number, name: string) => `${streamId} / ${name.toLowerCase()}`;
+
+function fromRegister(r: any): Topics {
+  return new Map(r.user_topics.map((t: any) => [key(t.stream_id, t.topic_name), t.visibility_policy]));
+}
+
+function apply(state: Topics, e: any): void {
+  if (e.type !== "user_topic") return;
+  if (e.visibility_policy === VISIBILITY.inherit) state.delete(key(e.stream_id, e.topic_name));
+  else state.set(key(e.stream_id, e.topic_name), e.visibility_policy);
+}
+
+const summary = (t: Topics) => [...t].map(([k, v]) => `${k}: ${v}`).sort();
+
+async function run(ops: Op[]) {
+  const s = await startServer();
+  try {
+    const id = (p: Person) => s.users[p as CastName].id;
+    const client = (p: Person) => s.users[p as CastName].client;
+    const channels = [
+      await createChannel(s, "iago", "Stage", { subscribers: ["hamlet", "othello"] }),
+      await createChannel(s, "iago", "Wings", { subscribers: ["hamlet", "othello"] }),
+    ];
+    const register = async (p: Person) => (await client(p).post("/register", { event_types: ["user_topic"], client_capabilities: MODERN_CAPABILITIES })).success();
+    const states = new Map<Person, { queue: string; topics: Topics }>();
+    for (const p of PEOPLE) {
+      const r = await register(p);
+      states.set(p, { queue: r.queue_id, topics: fromRegister(r) });
+    }
+    const log: string[] = [];
+    for (const o of ops) {
+      log.push(JSON.stringify(o));
+      switch (o.kind) {
+        case "policy":
+          (await client(o.who).post("/user_topics", { stream_id: channels[o.channel]!, topic: o.topic, visibility_policy: o.policy })).success();
+          break;
+        case "send": {
+          const mention = o.mention ? ` @**${CAST[o.mention].fullName}**` : "";
+          (await client(o.who).post("/messages", { type: "stream", to: channels[o.channel]!, topic: o.topic, content: `line${mention}` })).success();
+          break;
+        }
+        case "move": {
+          const msgs = await s.app.db.all<{ id: number; stream_id: number; topic: string }>("SELECT id, stream_id, topic FROM messages WHERE stream_id IS NOT NULL ORDER BY id");
+          const target = msgs.length ? msgs[o.pick % msgs.length]! : undefined;
+          if (!target) break;
+          const toStream = channels[o.channel]!;
+          const params: Record<string, unknown> = { topic: o.topic, propagate_mode: o.mode };
+          if (toStream !== target.stream_id) params.stream_id = toStream;
+          const r = await client("iago").patch(`/messages/${target.id}`, params as any);
+          if (r.status !== 200) expect(r.json.msg).toBe("Nothing to change");
+          break;
+        }
+        case "delete": {
+          const msgs = await s.app.db.all<{ id: number }>("SELECT id FROM messages WHERE stream_id IS NOT NULL ORDER BY id");
+          const target = msgs.length ? msgs[o.pick % msgs.length]! : undefined;
+          if (target) (await client("iago").delete(`/messages/${target.id}`)).success();
+          break;
+        }
+      }
+    }
+    for (const p of PEOPLE) {
+      const st = states.get(p)!;
+      const events = (await client(p).get("/events", { queue_id: st.queue, last_event_id: -1, dont_block: true })).success().events;
+      for (const e of events) apply(st.topics, e);
+      const fresh = fromRegister(await register(p));
+      expect({ who: p, topics: summary(st.topics), ops: log }).toEqual({ who: p, topics: summary(fresh), ops: log });
+    }
+  } finally {
+    await s.close();
+  }
+}
+
+describe("topic visibility: register once and follow the events, or register again", () => {
+  test("agree after random policy changes, sends, moves and deletions", async () => {
+    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 25 }), run), {
+      numRuns: Number(process.env.CONSISTENCY_RUNS ?? 20),
+      seed: Number(process.env.CONSISTENCY_SEED ?? 7),
+    });
+  }, 120_000);
+});
