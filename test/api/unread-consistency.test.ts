@@ -1,16 +1,14 @@
 /**
- * The promise Zulip clients build on: a client that registered once and applied every event since
- * holds the same state as one that registers now. Checked here for unread messages, the state every
- * client shows first, over random sequences (fast-check) of sends with mentions, reads and unreads,
- * topic, channel and mark-all reads, edits, deletions and moves, for several users at once: each
- * user's unread_msgs from /register, updated with their queue's message, update_message_flags,
- * delete_message and update_message events, must equal what a fresh /register reports, message by
- * message, with its channel and topic or conversation and whether it mentions them.
- * CONSISTENCY_RUNS and CONSISTENCY_SEED run a longer or different search by hand.
+ * Unread messages, the state every client shows first: each user's unread_msgs from /register,
+ * updated with their message, update_message_flags, delete_message and update_message events,
+ * equals what a fresh /register reports (see helpers/consistency.ts), message by message, with its
+ * channel and topic or conversation and whether it mentions them, after random sends with mentions,
+ * reads and unreads, topic, channel and mark-all reads, edits, deletions and moves.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { CAST, MODERN_CAPABILITIES, startServer, type CastName, type TestServer } from "../helpers/server";
+import { CAST, startServer, type CastName, type TestServer } from "../helpers/server";
+import { checkSequences, follow, type Slice } from "../helpers/consistency";
 import { createChannel } from "../helpers/channels";
 
 const PEOPLE = ["hamlet", "othello", "cordelia", "iago"] as const;
@@ -132,19 +130,15 @@ async function run(ops: Op[]) {
     };
     const id = (p: Person) => s.users[p as CastName].id;
     const client = (p: Person) => s.users[p as CastName].client;
-    const register = async (p: Person) =>
-      (
-        await client(p).post("/register", {
-          event_types: ["message", "update_message_flags", "delete_message", "update_message"],
-          client_capabilities: MODERN_CAPABILITIES,
-          apply_markdown: true,
-        })
-      ).success();
-    const states = new Map<Person, { queue: string; unread: Unread }>();
-    for (const p of PEOPLE) {
-      const r = await register(p);
-      states.set(p, { queue: r.queue_id, unread: fromRegister(id(p), r.unread_msgs) });
-    }
+    const subscribedBy = (userId: number) => (streamId: number) =>
+      (Object.keys(CHANNELS) as Channel[]).some((c) => streamIds[c] === streamId && (CHANNELS[c] as readonly string[]).some((p) => id(p as Person) === userId));
+    const unread: Slice<Unread> = {
+      register: { event_types: ["message", "update_message_flags", "delete_message", "update_message"], apply_markdown: true },
+      fromRegister: (r, me) => fromRegister(me, r.unread_msgs),
+      apply: (state, e, me) => apply(me, state, e, subscribedBy(me)),
+      summary: (u) => [...u].sort((a, b) => a[0] - b[0]).map(([mid, v]) => `${mid} ${v.place}${v.mentioned ? " (mentioned)" : ""}`),
+    };
+    const clients = await follow(s, PEOPLE, unread);
     const sent: number[] = [];
     const stillThere = async () => (await s.app.db.all<{ id: number }>("SELECT id FROM messages ORDER BY id")).map((r) => r.id);
     const pickFrom = (ids: number[], n: number) => (ids.length ? ids[n % ids.length] : undefined);
@@ -225,15 +219,7 @@ async function run(ops: Op[]) {
         }
       }
     }
-    for (const p of PEOPLE) {
-      const st = states.get(p)!;
-      const events = (await client(p).get("/events", { queue_id: st.queue, last_event_id: -1, dont_block: true })).success().events;
-      const subscribed = (streamId: number) => (Object.keys(CHANNELS) as Channel[]).some((c) => streamIds[c] === streamId && (CHANNELS[c] as readonly string[]).includes(p));
-      for (const e of events) apply(id(p), st.unread, e, subscribed);
-      const fresh = fromRegister(id(p), (await register(p)).unread_msgs);
-      const asList = (u: Unread) => [...u].sort((a, b) => a[0] - b[0]).map(([mid, v]) => `${mid} ${v.place}${v.mentioned ? " (mentioned)" : ""}`);
-      expect({ who: p, unread: asList(st.unread), ops: log }).toEqual({ who: p, unread: asList(fresh), ops: log });
-    }
+    await clients.check(log);
   } finally {
     await s.close();
   }
@@ -242,10 +228,5 @@ async function run(ops: Op[]) {
 const fullName = (p: Person) => CAST[p].fullName;
 
 describe("unread messages: register once and follow the events, or register again", () => {
-  test("agree after random sends, reads, unreads, topic reads, deletions and moves", async () => {
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 30 }), run), {
-      numRuns: Number(process.env.CONSISTENCY_RUNS ?? 20),
-      seed: Number(process.env.CONSISTENCY_SEED ?? 7),
-    });
-  }, 120_000);
+  test("agree after random sends, reads, unreads, topic reads, deletions and moves", () => checkSequences(op, run, { min: 5, max: 30 }), 120_000);
 });

@@ -1,13 +1,14 @@
 /**
- * Like unread-consistency.test.ts, for topic visibility (muted, unmuted, followed topics): a client
- * that applies its user_topic events must end where a fresh /register's user_topics starts, after
- * random policy changes, sends (which follow topics automatically by the users' settings), topic and
- * channel moves of one, later or all messages (which carry policies along when a whole topic moves)
- * and deletions (fast-check). CONSISTENCY_RUNS and CONSISTENCY_SEED run a longer or different search.
+ * Topic visibility (muted, unmuted, followed topics) kept by user_topic events equals a fresh
+ * /register's user_topics (see helpers/consistency.ts), after random policy changes, sends (which
+ * follow topics automatically by the users' settings), moves of one, later or all messages of a
+ * topic, within a channel or to another (which carry policies along when a whole topic moves), and
+ * deletions.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { CAST, MODERN_CAPABILITIES, startServer, type CastName } from "../helpers/server";
+import { CAST, startServer, type CastName } from "../helpers/server";
+import { checkSequences, follow, type Slice } from "../helpers/consistency";
 import { createChannel } from "../helpers/channels";
 import { VISIBILITY } from "../../src/domain/user-topics";
 
@@ -34,33 +35,26 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 type Topics = Map<string, number>;
 const key = (streamId: number, name: string) => `${streamId} / ${name.toLowerCase()}`;
 
-function fromRegister(r: any): Topics {
-  return new Map(r.user_topics.map((t: any) => [key(t.stream_id, t.topic_name), t.visibility_policy]));
-}
-
-function apply(state: Topics, e: any): void {
-  if (e.type !== "user_topic") return;
-  if (e.visibility_policy === VISIBILITY.inherit) state.delete(key(e.stream_id, e.topic_name));
-  else state.set(key(e.stream_id, e.topic_name), e.visibility_policy);
-}
-
-const summary = (t: Topics) => [...t].map(([k, v]) => `${k}: ${v}`).sort();
+const TOPIC_POLICIES: Slice<Topics> = {
+  register: { event_types: ["user_topic"] },
+  fromRegister: (r) => new Map(r.user_topics.map((t: any) => [key(t.stream_id, t.topic_name), t.visibility_policy])),
+  apply(state, e) {
+    if (e.type !== "user_topic") return;
+    if (e.visibility_policy === VISIBILITY.inherit) state.delete(key(e.stream_id, e.topic_name));
+    else state.set(key(e.stream_id, e.topic_name), e.visibility_policy);
+  },
+  summary: (t) => [...t].map(([k, v]) => `${k}: ${v}`).sort(),
+};
 
 async function run(ops: Op[]) {
   const s = await startServer();
   try {
-    const id = (p: Person) => s.users[p as CastName].id;
     const client = (p: Person) => s.users[p as CastName].client;
     const channels = [
       await createChannel(s, "iago", "Stage", { subscribers: ["hamlet", "othello"] }),
       await createChannel(s, "iago", "Wings", { subscribers: ["hamlet", "othello"] }),
     ];
-    const register = async (p: Person) => (await client(p).post("/register", { event_types: ["user_topic"], client_capabilities: MODERN_CAPABILITIES })).success();
-    const states = new Map<Person, { queue: string; topics: Topics }>();
-    for (const p of PEOPLE) {
-      const r = await register(p);
-      states.set(p, { queue: r.queue_id, topics: fromRegister(r) });
-    }
+    const clients = await follow(s, PEOPLE, TOPIC_POLICIES);
     const log: string[] = [];
     for (const o of ops) {
       log.push(JSON.stringify(o));
@@ -92,23 +86,12 @@ async function run(ops: Op[]) {
         }
       }
     }
-    for (const p of PEOPLE) {
-      const st = states.get(p)!;
-      const events = (await client(p).get("/events", { queue_id: st.queue, last_event_id: -1, dont_block: true })).success().events;
-      for (const e of events) apply(st.topics, e);
-      const fresh = fromRegister(await register(p));
-      expect({ who: p, topics: summary(st.topics), ops: log }).toEqual({ who: p, topics: summary(fresh), ops: log });
-    }
+    await clients.check(log);
   } finally {
     await s.close();
   }
 }
 
 describe("topic visibility: register once and follow the events, or register again", () => {
-  test("agree after random policy changes, sends, moves and deletions", async () => {
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 25 }), run), {
-      numRuns: Number(process.env.CONSISTENCY_RUNS ?? 20),
-      seed: Number(process.env.CONSISTENCY_SEED ?? 7),
-    });
-  }, 120_000);
+  test("agree after random policy changes, sends, moves and deletions", () => checkSequences(op, run), 120_000);
 });
