@@ -8,6 +8,7 @@ import { deleteMessagesByIds, listMessageHolders, listSentMessages, type Content
 import { countActiveUsers, deleteSessionsOf, findActiveUserByFullName, findUserById, listActiveUserIds, listBotsOwnedBy, updateUser, type UserRow } from "../store/users";
 import { avatarUrl } from "../domain/user-format";
 import { checkBotCreationPolicy } from "./bots";
+import { settingEventsForMember } from "./group-settings";
 import { sendEmail } from "./mail";
 import { accessUserById, guestsSeeEveryone, usersWhoCanAccess } from "./user-access";
 import { isLastOwner } from "./user-updates";
@@ -107,10 +108,12 @@ export async function deactivateUser(app: App, target: UserRow, actions: Deactiv
       const admins = (await botAdministrators(app, u)).filter((id) => !affected.some((a) => a.id === id));
       app.events.publish({ type: "realm_bot", op: "update", bot: { user_id: u.id, is_active: false } }, admins);
     }
-    // Users who cannot see the deactivated user learn only that the groups lost a member.
+    // Users who cannot see the deactivated user learn only that the groups lost a member, and what
+    // setting values naming them directly read now.
     if (!guestsSeeEveryone(app)) {
       const unaware = everyone.filter((id) => !audience.includes(id));
       for (const g of directGroups.get(u.id) ?? []) app.events.publish({ type: "user_group", op: "remove_members", group_id: g, user_ids: [u.id] }, unaware);
+      if (unaware.length) for (const e of await settingEventsForMember(app, u.id)) app.events.publish(e as never, unaware);
     }
   }
 }
@@ -190,4 +193,6 @@ export async function reactivateUser(app: App, actor: UserRow, userId: number): 
   for (const g of await listDirectGroupsOf(app.db, target.id)) {
     app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [target.id] }, everyone);
   }
+  // setting values naming the user directly (anonymous groups) include them again
+  for (const e of await settingEventsForMember(app, target.id)) app.events.publish(e as never, everyone);
 }

@@ -235,3 +235,29 @@ describe("realm_user events when a direct message connects a guest with someone"
     }
   });
 });
+
+describe("deactivating someone a guest cannot see", () => {
+  test("the guest learns only that groups and setting values lost a member: remove_members and update_dict, no realm_user", async () => {
+    const guest = await makeUser(s, "Unaware Guest", ROLE.guest);
+    const leaver = await makeUser(s, "Quiet Leaver");
+    const team = (await s.users.desdemona.client.post("/user_groups/create", { name: "Leaver's Team", description: "", members: [leaver.id, s.users.hamlet.id] })).success().group_id;
+    const anonymous = { direct_members: [leaver.id, s.users.hamlet.id].sort((a, b) => a - b), direct_subgroups: [] };
+    (await s.users.desdemona.client.patch("/realm", { can_add_custom_emoji_group: { new: anonymous } })).success();
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        (await s.users.iago.client.delete(`/users/${leaver.id}`)).success();
+      });
+      const mine = events.ofUser(guest.id);
+      expect(realmUserEvents(mine)).toEqual([]);
+      expect(mine).toContainEqual({ type: "user_group", op: "remove_members", group_id: team, user_ids: [leaver.id] });
+      expect(mine).toContainEqual({ type: "realm", op: "update_dict", property: "default", data: { can_add_custom_emoji_group: { direct_members: [s.users.hamlet.id], direct_subgroups: [] } } });
+      // those who can see the leaver are told of the deactivation and drop them themselves
+      expect(events.of("hamlet")).toContainEqual({ type: "realm_user", op: "update", person: { user_id: leaver.id, is_active: false } });
+      expect(events.of("hamlet").filter((e) => e.type === "realm")).toEqual([]);
+    } finally {
+      await allowEveryone();
+      (await s.users.desdemona.client.patch("/realm", { can_add_custom_emoji_group: { new: groupId("role:members") } })).success();
+    }
+  });
+});

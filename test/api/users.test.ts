@@ -331,6 +331,22 @@ describe("POST /users/{user_id}/reactivate", () => {
     expect(events.of("hamlet")).toContainEqual({ type: "user_group", op: "add_members", group_id: groupId("role:members"), user_ids: [u.id] });
   });
 
+  test("setting values naming the user directly (anonymous groups) read differently while they are away, with events", async () => {
+    const u = await makeUser(s, "Setting Holder");
+    const anonymous = { direct_members: [u.id, s.users.hamlet.id].sort((a, b) => a - b), direct_subgroups: [] };
+    (await s.users.desdemona.client.patch("/realm", { can_add_custom_emoji_group: { new: anonymous } })).success();
+    const team = (await s.users.desdemona.client.post("/user_groups/create", { name: "Setting Team", description: "", members: [s.users.hamlet.id], can_manage_group: { direct_members: [u.id], direct_subgroups: [] } })).success().group_id;
+    (await s.users.iago.client.delete(`/users/${u.id}`)).success();
+    expect((await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm"] })).success().realm_can_add_custom_emoji_group).toEqual({ direct_members: [s.users.hamlet.id], direct_subgroups: [] });
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.post(`/users/${u.id}/reactivate`)).success();
+    });
+    expect(events.of("cordelia")).toContainEqual({ type: "realm", op: "update_dict", property: "default", data: { can_add_custom_emoji_group: anonymous } });
+    expect(events.of("cordelia")).toContainEqual({ type: "user_group", op: "update", group_id: team, data: { can_manage_group: { direct_members: [u.id], direct_subgroups: [] } } });
+    expect((await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm"] })).success().realm_can_add_custom_emoji_group).toEqual(anonymous);
+    (await s.users.desdemona.client.patch("/realm", { can_add_custom_emoji_group: { new: groupId("role:members") } })).success();
+  });
+
   test("members cannot reactivate, and a bot's name must be free", async () => {
     const u = await makeUser(s, "Still Gone");
     (await s.users.iago.client.delete(`/users/${u.id}`)).success();
