@@ -3,7 +3,8 @@
  * updated with their message, update_message_flags, delete_message and update_message events,
  * equals what a fresh /register reports (see helpers/consistency.ts), message by message, with its
  * channel and topic or conversation and whether it mentions them, after random sends with mentions,
- * reads and unreads, topic, channel and mark-all reads, edits, deletions and moves.
+ * reads and unreads, topic, channel and mark-all reads, edits, deletions and moves; and so does the
+ * list of starred messages.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
@@ -20,7 +21,7 @@ const TOPICS = ["ghost", "play", "Ghost"] as const;
 type Op =
   | { kind: "stream"; sender: Person; channel: Channel; topic: string; mention: Person | null; wildcard: boolean }
   | { kind: "dm"; sender: Person; to: Person[] }
-  | { kind: "flag"; who: Person; op: "add" | "remove"; pick: number }
+  | { kind: "flag"; who: Person; op: "add" | "remove"; pick: number; flag: "read" | "starred" }
   | { kind: "topicRead"; who: Person; channel: Channel; topic: string }
   | { kind: "channelRead"; who: Person; channel: Channel }
   | { kind: "allRead"; who: Person }
@@ -35,7 +36,10 @@ const topic = fc.constantFrom(...TOPICS);
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("stream" as const), sender: person, channel, topic, mention: fc.option(person, { nil: null }), wildcard: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("dm" as const), sender: person, to: fc.uniqueArray(person, { minLength: 1, maxLength: 3 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("flag" as const), who: person, op: fc.constantFrom<"add" | "remove">("add", "remove"), pick: fc.nat() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant("flag" as const), who: person, op: fc.constantFrom<"add" | "remove">("add", "remove"), pick: fc.nat(), flag: fc.constantFrom<"read" | "starred">("read", "read", "starred") }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("topicRead" as const), who: person, channel, topic }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("channelRead" as const), who: person, channel }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("allRead" as const), who: person }) },
@@ -138,7 +142,20 @@ async function run(ops: Op[]) {
       apply: (state, e, me) => apply(me, state, e, subscribedBy(me)),
       summary: (u) => [...u].sort((a, b) => a[0] - b[0]).map(([mid, v]) => `${mid} ${v.place}${v.mentioned ? " (mentioned)" : ""}`),
     };
+    // starred messages: update_message_flags and delete_message; a move into a channel the user is
+    // not in takes their row, star included, as it does the unread state
+    const starred: Slice<Map<number, number>> = {
+      register: { event_types: ["starred_messages", "message", "update_message_flags", "delete_message", "update_message"] },
+      fromRegister: (r) => new Map(r.starred_messages.map((mid: number) => [mid, 0])),
+      apply(state, e, me) {
+        if (e.type === "update_message_flags" && e.flag === "starred") for (const mid of e.messages) e.op === "add" ? state.set(mid, 0) : state.delete(mid);
+        if (e.type === "delete_message") for (const mid of e.message_ids) state.delete(mid);
+        if (e.type === "update_message" && e.new_stream_id !== undefined && !subscribedBy(me)(e.new_stream_id)) for (const mid of e.message_ids) state.delete(mid);
+      },
+      summary: (st) => [...st.keys()].sort((a, b) => a - b).map(String),
+    };
     const clients = await follow(s, PEOPLE, unread);
+    const starClients = await follow(s, PEOPLE, starred);
     const sent: number[] = [];
     const stillThere = async () => (await s.app.db.all<{ id: number }>("SELECT id FROM messages ORDER BY id")).map((r) => r.id);
     const pickFrom = (ids: number[], n: number) => (ids.length ? ids[n % ids.length] : undefined);
@@ -161,7 +178,7 @@ async function run(ops: Op[]) {
         case "flag": {
           const mine = (await s.app.db.all<{ message_id: number }>("SELECT message_id FROM user_messages WHERE user_id = ? ORDER BY message_id", [id(o.who)])).map((r) => r.message_id);
           const chosen = mine.filter((_, i) => (i + o.pick) % 3 === 0);
-          if (chosen.length) (await client(o.who).post("/messages/flags", { messages: chosen, op: o.op, flag: "read" })).success();
+          if (chosen.length) (await client(o.who).post("/messages/flags", { messages: chosen, op: o.op, flag: o.flag })).success();
           break;
         }
         case "topicRead": {
@@ -220,6 +237,7 @@ async function run(ops: Op[]) {
       }
     }
     await clients.check(log);
+    await starClients.check(log);
   } finally {
     await s.close();
   }
