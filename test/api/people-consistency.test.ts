@@ -24,7 +24,8 @@ type Op =
   | { kind: "members"; group: number; who: Target; add: boolean }
   | { kind: "subgroups"; group: number; sub: number; add: boolean }
   | { kind: "groupRename"; group: number; n: number }
-  | { kind: "groupDeactivate"; group: number };
+  | { kind: "groupDeactivate"; group: number }
+  | { kind: "groupSetting"; group: number; setting: "can_manage_group" | "can_mention_group"; members: Target[]; role: boolean };
 
 const target = fc.constantFrom(...TARGETS);
 const g = fc.nat({ max: 7 });
@@ -38,7 +39,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("subgroups" as const), group: g, sub: g, add: fc.boolean() }),
   fc.record({ kind: fc.constant("groupRename" as const), group: g, n: fc.nat({ max: 9 }) }),
   fc.record({ kind: fc.constant("groupDeactivate" as const), group: g }),
+  fc.record({
+    kind: fc.constant("groupSetting" as const),
+    group: g,
+    setting: fc.constantFrom<"can_manage_group" | "can_mention_group">("can_manage_group", "can_mention_group"),
+    members: fc.uniqueArray(target, { minLength: 1, maxLength: 2 }),
+    role: fc.boolean(),
+  }),
 );
+const SETTINGS = ["can_manage_group", "can_mention_group"] as const;
 
 interface Person {
   full_name: string;
@@ -51,11 +60,18 @@ interface Group {
   members: Set<number>;
   subgroups: Set<number>;
   deactivated: boolean;
+  /** group settings: a group id, or an anonymous group */
+  settings: Record<string, unknown>;
 }
 interface State {
   people: Map<number, Person>;
   groups: Map<number, Group>;
 }
+
+const pickSettings = (x: any) => Object.fromEntries(SETTINGS.filter((k) => k in x).map((k) => [k, x[k]]));
+/** An anonymous group's ids, sorted, so that equal values print alike. */
+const settingText = (v: unknown) =>
+  v && typeof v === "object" ? `{${[...(v as any).direct_members].sort((a: number, b: number) => a - b)} / ${[...(v as any).direct_subgroups].sort((a: number, b: number) => a - b)}}` : String(v);
 
 function fromRegister(r: any): State {
   const people = new Map<number, Person>();
@@ -63,7 +79,7 @@ function fromRegister(r: any): State {
   for (const u of r.realm_non_active_users ?? []) people.set(u.user_id, { full_name: u.full_name, role: u.role, is_active: false });
   const groups = new Map<number, Group>();
   for (const x of r.realm_user_groups) {
-    groups.set(x.id, { name: x.name, description: x.description, members: new Set(x.members), subgroups: new Set(x.direct_subgroup_ids), deactivated: x.deactivated });
+    groups.set(x.id, { name: x.name, description: x.description, members: new Set(x.members), subgroups: new Set(x.direct_subgroup_ids), deactivated: x.deactivated, settings: pickSettings(x) });
   }
   return { people, groups };
 }
@@ -83,7 +99,14 @@ function apply(state: State, e: any): void {
       // Zulip: a deactivated user is in no group; clients told of the deactivation drop them from
       // groups themselves (only those who cannot see the user get remove_members), and a
       // reactivation's add_members brings them back
-      if (e.person.is_active === false) for (const grp of state.groups.values()) grp.members.delete(e.person.user_id);
+      if (e.person.is_active === false) {
+        for (const grp of state.groups.values()) {
+          grp.members.delete(e.person.user_id);
+          for (const [k, v] of Object.entries(grp.settings)) {
+            if (v && typeof v === "object") grp.settings[k] = { ...(v as any), direct_members: (v as any).direct_members.filter((u: number) => u !== e.person.user_id) };
+          }
+        }
+      }
     }
     return;
   }
@@ -91,10 +114,18 @@ function apply(state: State, e: any): void {
   const grp = state.groups.get(e.group_id);
   switch (e.op) {
     case "add":
-      state.groups.set(e.group.id, { name: e.group.name, description: e.group.description, members: new Set(e.group.members), subgroups: new Set(e.group.direct_subgroup_ids), deactivated: e.group.deactivated ?? false });
+      state.groups.set(e.group.id, {
+        name: e.group.name,
+        description: e.group.description,
+        members: new Set(e.group.members),
+        subgroups: new Set(e.group.direct_subgroup_ids),
+        deactivated: e.group.deactivated ?? false,
+        settings: pickSettings(e.group),
+      });
       return;
     case "update":
       if (grp) for (const k of ["name", "description", "deactivated"] as const) if (k in e.data) (grp as any)[k] = e.data[k];
+      if (grp) for (const k of SETTINGS) if (k in e.data) grp.settings[k] = e.data[k];
       return;
     case "add_members":
       for (const u of e.user_ids) grp?.members.add(u);
@@ -125,7 +156,9 @@ function summary(st: State): string[] {
   const ids = (s: Set<number>) => [...s].sort((a, b) => a - b).join(",");
   return [
     ...[...st.people].sort((a, b) => a[0] - b[0]).map(([id, p]) => `user ${id} "${p.full_name}" role ${p.role}${p.is_active ? "" : " deactivated"}`),
-    ...[...st.groups].sort((a, b) => a[0] - b[0]).map(([id, x]) => `group ${id} "${x.name}" "${x.description}" members ${ids(x.members)} subgroups ${ids(x.subgroups)}${x.deactivated ? " deactivated" : ""}`),
+    ...[...st.groups]
+      .sort((a, b) => a[0] - b[0])
+      .map(([id, x]) => `group ${id} "${x.name}" "${x.description}" members ${ids(x.members)} subgroups ${ids(x.subgroups)}${x.deactivated ? " deactivated" : ""} ${SETTINGS.map((k) => `${k}=${settingText(x.settings[k])}`).join(" ")}`),
   ];
 }
 
@@ -187,6 +220,13 @@ async function run(ops: Op[]) {
           const gid = groupAt(o.group);
           if (gid === undefined) break;
           allowed(await owner.patch(`/user_groups/${gid}`, { name: `Crew ${o.n}` }), /already exists/, /deactivated/);
+          break;
+        }
+        case "groupSetting": {
+          const gid = groupAt(o.group);
+          if (gid === undefined) break;
+          const value = o.role ? s.app.systemGroups.get("role:moderators")! : { direct_members: o.members.map(id), direct_subgroups: [] };
+          allowed(await owner.patch(`/user_groups/${gid}`, { [o.setting]: { new: value } } as any), /^Invalid user ID/);
           break;
         }
         case "groupDeactivate": {
