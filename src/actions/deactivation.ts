@@ -8,7 +8,7 @@ import { deleteMessagesByIds, listMessageHolders, listSentMessages, type Content
 import { countActiveUsers, deleteSessionsOf, findActiveUserByFullName, findUserById, listActiveUserIds, listBotsOwnedBy, updateUser, type UserRow } from "../store/users";
 import { avatarUrl } from "../domain/user-format";
 import { checkBotCreationPolicy } from "./bots";
-import { settingEventsForMember } from "./group-settings";
+import { publishSettingEventsForMember } from "./member-setting-events";
 import { sendEmail } from "./mail";
 import { accessUserById, guestsSeeEveryone, usersWhoCanAccess } from "./user-access";
 import { isLastOwner } from "./user-updates";
@@ -113,7 +113,7 @@ export async function deactivateUser(app: App, target: UserRow, actions: Deactiv
     if (!guestsSeeEveryone(app)) {
       const unaware = everyone.filter((id) => !audience.includes(id));
       for (const g of directGroups.get(u.id) ?? []) app.events.publish({ type: "user_group", op: "remove_members", group_id: g, user_ids: [u.id] }, unaware);
-      if (unaware.length) for (const e of await settingEventsForMember(app, u.id)) app.events.publish(e as never, unaware);
+      await publishSettingEventsForMember(app, u.id, unaware);
     }
   }
 }
@@ -194,5 +194,5 @@ export async function reactivateUser(app: App, actor: UserRow, userId: number): 
     app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [target.id] }, everyone);
   }
   // setting values naming the user directly (anonymous groups) include them again
-  for (const e of await settingEventsForMember(app, target.id)) app.events.publish(e as never, everyone);
+  await publishSettingEventsForMember(app, target.id, everyone);
 }

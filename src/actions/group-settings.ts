@@ -11,8 +11,7 @@ import {
 import { isGuest } from "../domain/roles";
 import { badRequest } from "../errors";
 import type { Sql } from "../store/db";
-import { findGroup, listNamedGroups } from "../store/groups";
-import { REALM_GROUP_SETTING_DEFAULTS } from "../domain/realm-settings";
+import { findGroup } from "../store/groups";
 import { findEqualAnonymousGroup, insertAnonymousGroup, listActiveUserIdsIn, listAnonymousGroupContents, listGroupsByIds } from "../store/group-settings";
 
 /**
@@ -120,33 +119,4 @@ export function userHasGroupPermission(
 ): boolean {
   if (config.allowEveryone === false && isGuest(user.role)) return false;
   return app.groups.settingIncludes(settingValueOrGroupId, user.id);
-}
-
-/**
- * The events that tell clients a user's (de)activation changed setting values: a deactivated user is
- * in no group, so every anonymous group value naming them directly reads differently (Zulip 10,
- * feature level 303). Realm settings become realm update_dict events, named groups' settings
- * user_group update events. Who needs them: everyone on reactivation; on deactivation only those who
- * cannot see the user (the rest learn it from realm_user and drop the user themselves).
- */
-export async function settingEventsForMember(app: App, userId: number): Promise<Record<string, unknown>[]> {
-  const realm = realmOf(app);
-  const anonymous = new Set(
-    (await app.db.all<{ id: number }>("SELECT g.id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id WHERE m.user_id = ? AND g.name IS NULL", [userId])).map((r) => r.id),
-  );
-  if (!anonymous.size) return [];
-  const values = await groupSettingApiValues(app.db, [...anonymous]);
-  const events: Record<string, unknown>[] = [];
-  for (const [name, value] of Object.entries(realm.settings)) {
-    if (name in REALM_GROUP_SETTING_DEFAULTS && typeof value === "number" && anonymous.has(value)) {
-      events.push({ type: "realm", op: "update_dict", property: "default", data: { [name]: values.get(value) } });
-    }
-  }
-  for (const g of await listNamedGroups(app.db, realm.id, true)) {
-    const settings = JSON.parse(g.settings || "{}") as Record<string, unknown>;
-    const data: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(settings)) if (typeof value === "number" && anonymous.has(value)) data[name] = values.get(value);
-    if (Object.keys(data).length) events.push({ type: "user_group", op: "update", group_id: g.id, data });
-  }
-  return events;
 }

@@ -336,6 +336,8 @@ describe("POST /users/{user_id}/reactivate", () => {
     const anonymous = { direct_members: [u.id, s.users.hamlet.id].sort((a, b) => a - b), direct_subgroups: [] };
     (await s.users.desdemona.client.patch("/realm", { can_add_custom_emoji_group: { new: anonymous } })).success();
     const team = (await s.users.desdemona.client.post("/user_groups/create", { name: "Setting Team", description: "", members: [s.users.hamlet.id], can_manage_group: { direct_members: [u.id], direct_subgroups: [] } })).success().group_id;
+    const room = await makeStream(s, "setting room", [s.users.hamlet.id, u.id]);
+    (await s.users.desdemona.client.patch(`/streams/${room}`, { can_send_message_group: { new: { direct_members: [u.id], direct_subgroups: [] } } })).success();
     (await s.users.iago.client.delete(`/users/${u.id}`)).success();
     expect((await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm"] })).success().realm_can_add_custom_emoji_group).toEqual({ direct_members: [s.users.hamlet.id], direct_subgroups: [] });
     const events = await s.captureEvents(async () => {
@@ -343,6 +345,8 @@ describe("POST /users/{user_id}/reactivate", () => {
     });
     expect(events.of("cordelia")).toContainEqual({ type: "realm", op: "update_dict", property: "default", data: { can_add_custom_emoji_group: anonymous } });
     expect(events.of("cordelia")).toContainEqual({ type: "user_group", op: "update", group_id: team, data: { can_manage_group: { direct_members: [u.id], direct_subgroups: [] } } });
+    // channels' settings too, to those who know of the channel (it is public: everyone)
+    expect(events.of("cordelia")).toContainEqual({ type: "stream", op: "update", stream_id: room, name: "setting room", property: "can_send_message_group", value: { direct_members: [u.id], direct_subgroups: [] } });
     expect((await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm"] })).success().realm_can_add_custom_emoji_group).toEqual(anonymous);
     (await s.users.desdemona.client.patch("/realm", { can_add_custom_emoji_group: { new: groupId("role:members") } })).success();
   });

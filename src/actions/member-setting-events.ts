@@ -1,0 +1,46 @@
+import { realmOf, type App } from "../app";
+import { REALM_GROUP_SETTING_DEFAULTS } from "../domain/realm-settings";
+import { listNamedGroups } from "../store/groups";
+import { CHANNEL_GROUP_SETTING_NAMES, listStreams } from "../store/streams";
+import { metadataAudiences } from "./channel-data";
+import { groupSettingApiValues } from "./group-settings";
+
+/**
+ * The events that tell clients a user's (de)activation changed setting values: a deactivated user is
+ * in no group, so every anonymous group value naming them directly reads differently (Zulip 10,
+ * feature level 303). Realm settings become realm update_dict events and named groups' settings
+ * user_group update events, for all of `audience`; channels' settings stream update events, for
+ * those of `audience` who may know of the channel. Who is the audience: everyone on reactivation; on
+ * deactivation only those who cannot see the user (the rest learn it from realm_user and drop the
+ * user themselves).
+ */
+export async function publishSettingEventsForMember(app: App, userId: number, audience: number[]): Promise<void> {
+  if (!audience.length) return;
+  const realm = realmOf(app);
+  const anonymous = new Set(
+    (await app.db.all<{ id: number }>("SELECT g.id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id WHERE m.user_id = ? AND g.name IS NULL", [userId])).map((r) => r.id),
+  );
+  if (!anonymous.size) return;
+  const values = await groupSettingApiValues(app.db, [...anonymous]);
+  for (const [name, value] of Object.entries(realm.settings)) {
+    if (name in REALM_GROUP_SETTING_DEFAULTS && typeof value === "number" && anonymous.has(value)) {
+      app.events.publish({ type: "realm", op: "update_dict", property: "default", data: { [name]: values.get(value) } }, audience);
+    }
+  }
+  for (const g of await listNamedGroups(app.db, realm.id, true)) {
+    const settings = JSON.parse(g.settings || "{}") as Record<string, unknown>;
+    const data: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(settings)) if (typeof value === "number" && anonymous.has(value)) data[name] = values.get(value);
+    if (Object.keys(data).length) app.events.publish({ type: "user_group", op: "update", group_id: g.id, data }, audience);
+  }
+  const streams = (await listStreams(app.db, realm.id)).filter((st) => CHANNEL_GROUP_SETTING_NAMES.some((name) => anonymous.has(st[name])));
+  if (!streams.length) return;
+  const knows = await metadataAudiences(app, app.db, streams);
+  const wanted = new Set(audience);
+  for (const st of streams) {
+    const to = (knows.get(st.id) ?? []).filter((u) => wanted.has(u));
+    for (const name of CHANNEL_GROUP_SETTING_NAMES) {
+      if (anonymous.has(st[name])) app.events.publish({ type: "stream", op: "update", stream_id: st.id, name: st.name, property: name, value: values.get(st[name]) }, to);
+    }
+  }
+}
