@@ -40,7 +40,7 @@ import { normalizeGroupSettingValue, type GroupSettingUpdate } from "../domain/g
 import { isAdmin, isGuest, isOwner } from "../domain/roles";
 import { badRequest, ownerRequired } from "../errors";
 import { findChannelFolder } from "../store/channel-folders";
-import { updateRealm } from "../store/realm";
+import { findRealm, updateRealm } from "../store/realm";
 import {
   addDefaultStream,
   countMessagesOutsideEmptyTopic,
@@ -367,7 +367,7 @@ export async function archiveChannel(app: App, me: UserRow, streamId: number): P
     await updateStream(sql, stream.id, { is_archived: 1 });
     if (wasDefault) await removeDefaultStream(sql, realm.id, stream.id);
     if (resetSettings.length) {
-      const stored = JSON.parse((await sql.get<{ settings: string }>("SELECT settings FROM realm WHERE id = ?", [realm.id]))!.settings);
+      const stored = JSON.parse((await findRealm(sql))!.settings);
       for (const k of resetSettings) stored[k] = -1;
       await updateRealm(sql, realm.id, { settings: JSON.stringify(stored) });
     }

@@ -1,6 +1,6 @@
 import { realmOf, type App } from "../app";
 import { REALM_GROUP_SETTING_DEFAULTS } from "../domain/realm-settings";
-import { listNamedGroups } from "../store/groups";
+import { listAnonymousGroupsOf, listNamedGroups } from "../store/groups";
 import { CHANNEL_GROUP_SETTING_NAMES, listStreams } from "../store/streams";
 import { metadataAudiences } from "./channel-data";
 import { groupSettingApiValues } from "./group-settings";
@@ -17,9 +17,7 @@ import { groupSettingApiValues } from "./group-settings";
 export async function publishSettingEventsForMember(app: App, userId: number, audience: number[]): Promise<void> {
   if (!audience.length) return;
   const realm = realmOf(app);
-  const anonymous = new Set(
-    (await app.db.all<{ id: number }>("SELECT g.id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id WHERE m.user_id = ? AND g.name IS NULL", [userId])).map((r) => r.id),
-  );
+  const anonymous = new Set(await listAnonymousGroupsOf(app.db, userId));
   if (!anonymous.size) return;
   const values = await groupSettingApiValues(app.db, [...anonymous]);
   for (const [name, value] of Object.entries(realm.settings)) {

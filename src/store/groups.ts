@@ -67,6 +67,12 @@ export const listGroups = (sql: Sql, realmId: number) => sql.all<GroupRow>("SELE
 export const listNamedGroups = (sql: Sql, realmId: number, includeDeactivated: boolean) =>
   sql.all<GroupRow>(`SELECT * FROM user_groups WHERE realm_id = ? AND name IS NOT NULL${includeDeactivated ? "" : " AND deactivated = 0"} ORDER BY id`, [realmId]);
 
+/** The anonymous groups (setting values) naming a user directly. */
+export const listAnonymousGroupsOf = async (sql: Sql, userId: number) =>
+  (await sql.all<{ id: number }>("SELECT g.id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id WHERE m.user_id = ? AND g.name IS NULL", [userId])).map(
+    (r) => r.id,
+  );
+
 /** The named groups a user is a direct member of (whether or not the user is active). */
 export const listDirectGroupsOf = async (sql: Sql, userId: number) =>
   (await sql.all<{ id: number }>(

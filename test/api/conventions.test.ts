@@ -174,3 +174,21 @@ describe("route parameter schemas", () => {
     expect(inline).toEqual([]);
   });
 });
+
+describe("layers", () => {
+  // Routes and actions reach the database through src/store only (design.md: one store layer).
+  test("SQL is written in src/store, never in routes or actions", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const root = new URL("../../src/", import.meta.url).pathname;
+    const sql = /["'`]\s*(?:SELECT\s[\s\S]*?\sFROM|INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\s/i;
+    const found: string[] = [];
+    for (const layer of ["routes", "actions"]) {
+      for (const file of readdirSync(root + layer, { recursive: true }) as string[]) {
+        if (!file.endsWith(".ts")) continue;
+        const lines = readFileSync(`${root}${layer}/${file}`, "utf8").split("\n");
+        lines.forEach((line, i) => sql.test(line) && found.push(`${layer}/${file}:${i + 1}`));
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});

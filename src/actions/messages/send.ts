@@ -17,7 +17,7 @@ import {
 } from "../../store/messages";
 import type { StreamRow } from "../../store/streams";
 import { isSubscribed } from "../../store/subscriptions";
-import { setUserTopic } from "../../store/user-topics";
+import { findUserTopic, setUserTopic } from "../../store/user-topics";
 import type { UserRow } from "../../store/users";
 import { applyAttachmentEffects, claimAttachments, type AttachmentEffects } from "../attachments";
 import { hasRealmPermission } from "../channel-access";
@@ -390,8 +390,8 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
             if (stream.first_message_id === null) await setFirstMessageId(sql, stream.id, id);
             const changes = [...topicChanges];
             for (const userId of p.mentionFollows) {
-              const current = await sql.get<{ v: number }>("SELECT visibility_policy AS v FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic = ?", [userId, stream.id, row.topic]);
-              if ((current?.v ?? 0) !== VISIBILITY.followed) changes.push({ userId, policy: VISIBILITY.followed });
+              const current = await findUserTopic(sql, userId, stream.id, row.topic);
+              if ((current?.visibility_policy ?? 0) !== VISIBILITY.followed) changes.push({ userId, policy: VISIBILITY.followed });
             }
             for (const c of changes) {
               await setUserTopic(sql, { user_id: c.userId, stream_id: stream.id, topic: row.topic, visibility_policy: c.policy, last_updated: Math.floor(now) });
