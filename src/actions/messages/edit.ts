@@ -364,13 +364,6 @@ const RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECS = 60;
 const RESOLVE_NOTICE = /^@_\*\*[^*]+\|\d+\*\* has marked this topic as (un)?resolved\.$/;
 
 /**
- * Zulip's resolve/unresolve and move notices, posted by the Notification Bot and born read for the
- * acting user. A resolve (not combined with a content edit or a channel move) gets its notice,
- * unless it undoes one posted in the last minute, which is then deleted. A move notifies the new
- * topic (unless it only resolves) and, when asked, the old one; "This topic was moved" when every
- * message the user could see in the old topic went (and, for the new topic, it had none they could see).
- */
-/**
  * What a move means for topic policies, read before it: whether the whole topic moved as the mover
  * sees it (change_all, or nothing they can see stays behind), whether the destination already had
  * messages, and whether the edited message becomes the first its sender can see there.
@@ -390,6 +383,13 @@ async function describeTopicMove(app: App, d: Directory, me: UserRow, row: Messa
   return { movedAll, targetHadMessages: there.length > 0, senderStarts };
 }
 
+/**
+ * Zulip's resolve/unresolve and move notices, posted by the Notification Bot and born read for the
+ * acting user. A resolve (not combined with a content edit or a channel move) gets its notice,
+ * unless it undoes one posted in the last minute, which is then deleted. A move notifies the new
+ * topic (unless it only resolves) and, when asked, the old one; "This topic was moved" when every
+ * message the user could see in the old topic went (and, for the new topic, it had none they could see).
+ */
 async function notifyMove(app: App, d: Directory, me: UserRow, row: MessageRow, input: EditInput, plan: Plan, now: number, movedAll: boolean) {
   const who = silentMention(me);
   const readBy = [me.id];

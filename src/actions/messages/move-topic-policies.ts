@@ -12,7 +12,7 @@ export interface PolicyChange {
 }
 
 /** Zulip's get_visibility_policy_after_merge: of two policies, the one that shows more. */
-export function mergedPolicy(a: number, b: number): number {
+function mergedPolicy(a: number, b: number): number {
   const both = new Set([a, b]);
   if (both.has(VISIBILITY.followed)) return VISIBILITY.followed;
   if (both.has(VISIBILITY.unmuted)) return VISIBILITY.unmuted;
@@ -35,7 +35,7 @@ export interface TopicMove {
 /**
  * Zulip's rule when a whole topic moves (as the mover sees it): each user's policy leaves the old
  * topic and goes to the new one. Where the new topic already had messages and its own policy, the
- * more visible of the two stays (moving an unmuted topic into a muted one unmutes it). Users who
+ * more visible of the two stays (moving a topic without a policy into a muted one clears the mute). Users who
  * lose access to the messages only lose their old policy. A move within the same topic name (a
  * change of case) changes nothing.
  */
