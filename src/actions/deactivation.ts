@@ -8,7 +8,7 @@ import { deleteMessagesByIds, listMessageHolders, listSentMessages, type Content
 import { countActiveUsers, deleteSessionsOf, findActiveUserByFullName, findUserById, listActiveUserIds, listBotsOwnedBy, updateUser, type UserRow } from "../store/users";
 import { avatarUrl } from "../domain/user-format";
 import { checkBotCreationPolicy } from "./bots";
-import { publishSettingEventsForMember } from "./member-setting-events";
+import { publishPeerEventsForMember, publishSettingEventsForMember } from "./activation-events";
 import { sendEmail } from "./mail";
 import { accessUserById, guestsSeeEveryone, usersWhoCanAccess } from "./user-access";
 import { isLastOwner } from "./user-updates";
@@ -104,6 +104,7 @@ export async function deactivateUser(app: App, target: UserRow, actions: Deactiv
       );
     }
     app.events.publish({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: false } }, audience);
+    await publishPeerEventsForMember(app, u.id, "peer_remove", new Set(affected.map((a) => a.id)));
     if (u.is_bot) {
       const admins = (await botAdministrators(app, u)).filter((id) => !affected.some((a) => a.id === id));
       app.events.publish({ type: "realm_bot", op: "update", bot: { user_id: u.id, is_active: false } }, admins);
@@ -193,6 +194,7 @@ export async function reactivateUser(app: App, actor: UserRow, userId: number): 
   for (const g of await listDirectGroupsOf(app.db, target.id)) {
     app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [target.id] }, everyone);
   }
+  await publishPeerEventsForMember(app, target.id, "peer_add");
   // setting values naming the user directly (anonymous groups) include them again
   await publishSettingEventsForMember(app, target.id, everyone);
 }

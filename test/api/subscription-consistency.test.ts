@@ -24,7 +24,9 @@ type Op =
   | { kind: "rename"; channel: number; name: number }
   | { kind: "describe"; channel: number; text: number }
   | { kind: "privacy"; channel: number; private: boolean }
-  | { kind: "create"; private: boolean; members: Person[] };
+  | { kind: "create"; private: boolean; members: Person[] }
+  | { kind: "sendGroup"; channel: number; members: Person[]; role: boolean }
+  | { kind: "deactivate"; who: "othello" | "cordelia"; back: boolean };
 
 const person = fc.constantFrom(...PEOPLE);
 const ch = fc.nat({ max: 5 });
@@ -38,6 +40,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("describe" as const), channel: ch, text: fc.nat({ max: 99 }) }),
   fc.record({ kind: fc.constant("privacy" as const), channel: ch, private: fc.boolean() }),
   fc.record({ kind: fc.constant("create" as const), private: fc.boolean(), members: fc.uniqueArray(person, { maxLength: 3 }) }),
+  fc.record({ kind: fc.constant("sendGroup" as const), channel: ch, members: fc.uniqueArray(fc.constantFrom<Person>("hamlet", "polonius", "iago"), { minLength: 1, maxLength: 2 }), role: fc.boolean() }),
+  fc.record({ kind: fc.constant("deactivate" as const), who: fc.constantFrom<"othello" | "cordelia">("othello", "cordelia"), back: fc.boolean() }),
 );
 
 type List = "subscribed" | "unsubscribed" | "never subscribed";
@@ -50,6 +54,8 @@ interface Known {
   pin_to_top?: boolean;
   color?: string;
   subscribers: Set<number>;
+  /** who may post: a group id, or an anonymous group */
+  can_send_message_group: unknown;
 }
 type Channels = Map<number, Known>;
 
@@ -63,6 +69,7 @@ function fromRegister(r: any): Channels {
       invite_only: s.invite_only,
       ...(list === "never subscribed" ? {} : { is_muted: s.is_muted, pin_to_top: s.pin_to_top, color: s.color }),
       subscribers: new Set(s.subscribers ?? []),
+      can_send_message_group: s.can_send_message_group,
     });
   for (const s of r.subscriptions) add("subscribed", s);
   for (const s of r.unsubscribed) add("unsubscribed", s);
@@ -76,7 +83,17 @@ function apply(me: number, state: Channels, e: any): void {
     switch (e.op) {
       case "add":
         for (const s of e.subscriptions) {
-          state.set(s.stream_id, { list: "subscribed", name: s.name, description: s.description, invite_only: s.invite_only, is_muted: s.is_muted, pin_to_top: s.pin_to_top, color: s.color, subscribers: new Set(s.subscribers) });
+          state.set(s.stream_id, {
+            list: "subscribed",
+            name: s.name,
+            description: s.description,
+            invite_only: s.invite_only,
+            is_muted: s.is_muted,
+            pin_to_top: s.pin_to_top,
+            color: s.color,
+            subscribers: new Set(s.subscribers),
+            can_send_message_group: s.can_send_message_group,
+          });
         }
         return;
       case "remove":
@@ -106,7 +123,9 @@ function apply(me: number, state: Channels, e: any): void {
     switch (e.op) {
       case "create":
         for (const s of e.streams) {
-          if (!state.has(s.stream_id)) state.set(s.stream_id, { list: "never subscribed", name: s.name, description: s.description, invite_only: s.invite_only, subscribers: new Set() });
+          if (!state.has(s.stream_id)) {
+            state.set(s.stream_id, { list: "never subscribed", name: s.name, description: s.description, invite_only: s.invite_only, subscribers: new Set(), can_send_message_group: s.can_send_message_group });
+          }
         }
         return;
       case "delete":
@@ -115,9 +134,17 @@ function apply(me: number, state: Channels, e: any): void {
       case "update": {
         const cur = state.get(e.stream_id);
         if (!cur) return;
-        if (e.property === "name" || e.property === "description" || e.property === "invite_only") (cur as any)[e.property] = e.value;
+        if (["name", "description", "invite_only", "can_send_message_group"].includes(e.property)) (cur as any)[e.property] = e.value;
         return;
       }
+    }
+  }
+  // Zulip: a deactivated user is in no group; a client told of it drops them from anonymous values
+  // (and from subscriber lists, which peer_remove also says)
+  if (e.type === "realm_user" && e.op === "update" && e.person.is_active === false) {
+    for (const k of state.values()) {
+      const v = k.can_send_message_group as any;
+      if (v && typeof v === "object") k.can_send_message_group = { ...v, direct_members: v.direct_members.filter((u: number) => u !== e.person.user_id) };
     }
   }
 }
@@ -128,7 +155,7 @@ function apply(me: number, state: Channels, e: any): void {
  * Zulip's web app; the user's own settings matter only where they are subscribed.
  */
 const CHANNEL_LIST: Slice<Channels> = {
-  register: { event_types: ["subscription", "stream"], include_subscribers: true },
+  register: { event_types: ["subscription", "stream", "realm_user"], include_subscribers: true },
   fromRegister: (r) => fromRegister(r),
   apply: (state, e, me) => apply(me, state, e),
   summary: (state) => summary(state),
@@ -140,7 +167,9 @@ function summary(state: Channels): string[] {
     .map(([id, k]) => {
       const own = k.list === "subscribed" ? ` muted=${k.is_muted} pinned=${k.pin_to_top} color=${k.color}` : "";
       const list = k.list === "subscribed" ? "subscribed" : "not subscribed";
-      return `${id} ${list} "${k.name}" "${k.description}" ${k.invite_only ? "private" : "public"}${own} subscribers=${[...k.subscribers].sort((a, b) => a - b).join(",")}`;
+      const v = k.can_send_message_group as any;
+      const send = v && typeof v === "object" ? `{${[...v.direct_members].sort((a: number, b: number) => a - b)} / ${[...v.direct_subgroups].sort((a: number, b: number) => a - b)}}` : String(v);
+      return `${id} ${list} "${k.name}" "${k.description}" ${k.invite_only ? "private" : "public"}${own} subscribers=${[...k.subscribers].sort((a, b) => a - b).join(",")} send=${send}`;
     });
 }
 
@@ -154,13 +183,14 @@ async function run(ops: Op[]) {
       await createChannel(s, "iago", "Tower", { subscribers: ["hamlet"] }),
       await createChannel(s, "iago", "Crypt", { subscribers: ["othello"], invite_only: true }),
     ];
-    const clients = await follow(s, PEOPLE, CHANNEL_LIST);
+    // an observer deactivated meanwhile has no session left to compare
+    const clients = await follow(s, PEOPLE, CHANNEL_LIST, { sessionsMayEnd: true });
     const log: string[] = [];
     // Refusals are part of the game (a guest joining, a private channel): only these answers are fine.
     const allowed = (r: any, ...msgs: RegExp[]) => {
       if (r.status !== 200) expect(msgs.some((m) => m.test(r.json.msg)) ? "allowed refusal" : `${r.method} ${r.path}: ${r.json.msg}`).toBe("allowed refusal");
     };
-    const REFUSED = [/^Channel content access is required/, /^Invalid channel/, /^Not allowed/, /^Insufficient permission/, /^You do not have permission/, /^Channel\(s\) \(.*\) do not exist/, /^Unable to access channel/];
+    const REFUSED = [/^No such user/, /^Account is deactivated/, /^Channel content access is required/, /^Invalid channel/, /^Not allowed/, /^Insufficient permission/, /^You do not have permission/, /^Channel\(s\) \(.*\) do not exist/, /^Unable to access channel/];
     for (const o of ops) {
       log.push(JSON.stringify(o));
       const cid = channels[(o as { channel?: number }).channel! % channels.length]!;
@@ -192,14 +222,24 @@ async function run(ops: Op[]) {
         case "privacy":
           allowed(await client("iago").patch(`/streams/${cid}`, { is_private: o.private }), /^Channel already has/, ...REFUSED);
           break;
+        case "sendGroup": {
+          const value = o.role ? s.app.systemGroups.get("role:members")! : { direct_members: o.members.map(id), direct_subgroups: [] };
+          allowed(await client("iago").patch(`/streams/${cid}`, { can_send_message_group: { new: value } } as any), /^Invalid user ID/, ...REFUSED);
+          break;
+        }
+        case "deactivate": {
+          const r = o.back ? await s.users.desdemona.client.post(`/users/${s.users[o.who].id}/reactivate`) : await s.users.desdemona.client.delete(`/users/${s.users[o.who].id}`);
+          allowed(r, /deactivated|already active/);
+          break;
+        }
         case "create": {
           const r = await client("iago").post("/users/me/subscriptions", {
             subscriptions: [{ name: `New ${channels.length}` }],
             principals: [id("iago"), ...o.members.map(id)],
             invite_only: o.private,
           });
-          r.success();
-          channels.push((await s.app.db.get<{ id: number }>("SELECT id FROM streams WHERE name = ?", [`New ${channels.length}`]))!.id);
+          allowed(r, ...REFUSED); // a member deactivated meanwhile
+          if (r.status === 200) channels.push((await s.app.db.get<{ id: number }>("SELECT id FROM streams WHERE name = ?", [`New ${channels.length}`]))!.id);
           break;
         }
       }

@@ -232,6 +232,28 @@ describe("DELETE /users/{user_id}", () => {
     expect(listed.is_active).toBe(false);
   });
 
+  test("subscribers of the user's channels get peer_remove, and peer_add when the user is back", async () => {
+    const u = await makeUser(s, "Peer Leaver");
+    const room = await makeStream(s, "peer room", [u.id, s.users.hamlet.id]);
+    const secret = await makeStream(s, "peer secret", [u.id, s.users.othello.id], { inviteOnly: true });
+    const gone = await s.captureEvents(async () => {
+      (await s.users.iago.client.delete(`/users/${u.id}`)).success();
+    });
+    const peers = (name: "hamlet" | "othello" | "cordelia", ev: typeof gone, op: string) =>
+      ev.of(name).filter((e: any) => e.type === "subscription" && e.op === op && e.user_ids.includes(u.id)).map((e: any) => e.stream_ids[0]).sort();
+    expect(peers("hamlet", gone, "peer_remove")).toEqual([room]);
+    expect(peers("othello", gone, "peer_remove")).toEqual([room, secret].sort((a, b) => a - b));
+    // a private channel's subscribers are told, people outside it are not
+    expect(peers("cordelia", gone, "peer_remove")).toEqual([room]);
+    expect((await s.users.hamlet.client.get(`/streams/${room}/members`)).success().subscribers).not.toContain(u.id);
+    const back = await s.captureEvents(async () => {
+      (await s.users.iago.client.post(`/users/${u.id}/reactivate`)).success();
+    });
+    expect(peers("othello", back, "peer_add")).toEqual([room, secret].sort((a, b) => a - b));
+    expect(peers("cordelia", back, "peer_add")).toEqual([room]);
+    expect((await s.users.hamlet.client.get(`/streams/${room}/members`)).success().subscribers).toContain(u.id);
+  });
+
   test("the user's bots are deactivated first, and their keys stop working too", async () => {
     const u = await makeUser(s, "Bot Keeper");
     const bot = (await u.client.post("/bots", { full_name: "Keeper Bot", short_name: "keeper" })).success();

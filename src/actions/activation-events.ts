@@ -1,9 +1,30 @@
 import { realmOf, type App } from "../app";
 import { REALM_GROUP_SETTING_DEFAULTS } from "../domain/realm-settings";
 import { listAnonymousGroupsOf, listNamedGroups } from "../store/groups";
-import { CHANNEL_GROUP_SETTING_NAMES, listStreams } from "../store/streams";
+import { CHANNEL_GROUP_SETTING_NAMES, listStreams, listStreamsByIds } from "../store/streams";
+import { listUserSubscriptionRows } from "../store/subscriptions";
 import { metadataAudiences } from "./channel-data";
 import { groupSettingApiValues } from "./group-settings";
+
+/**
+ * Events that a user's deactivation or reactivation causes beyond realm_user: deactivated users are
+ * no channel's subscribers and in no group, as far as clients are concerned (Zulip 10).
+ */
+
+/**
+ * peer_remove (deactivation) or peer_add (reactivation) for each channel the user is subscribed to,
+ * to those who may know of the channel, except `exclude` (users deactivated together).
+ */
+export async function publishPeerEventsForMember(app: App, userId: number, op: "peer_add" | "peer_remove", exclude: ReadonlySet<number> = new Set()): Promise<void> {
+  const subscribed = (await listUserSubscriptionRows(app.db, userId)).filter((r) => r.active).map((r) => r.stream_id);
+  const streams = (await listStreamsByIds(app.db, subscribed)).filter((st) => !st.is_archived);
+  if (!streams.length) return;
+  const knows = await metadataAudiences(app, app.db, streams);
+  for (const st of streams) {
+    const to = (knows.get(st.id) ?? []).filter((u) => u !== userId && !exclude.has(u));
+    app.events.publish({ type: "subscription", op, stream_ids: [st.id], user_ids: [userId] }, to);
+  }
+}
 
 /**
  * The events that tell clients a user's (de)activation changed setting values: a deactivated user is
