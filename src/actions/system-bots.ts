@@ -2,7 +2,8 @@ import { nowSecs, realmOf, type App } from "../app";
 import { ROLE } from "../domain/roles";
 import { generateApiKey } from "../lib/random";
 import { insertRecipient } from "../store/realm";
-import { findUserByEmail, findUserById, insertUser, updateUser, type UserRow } from "../store/users";
+import { userDict } from "../domain/user-format";
+import { findUserByEmail, findUserById, insertUser, listActiveUserIds, updateUser, type UserRow } from "../store/users";
 
 const creating = new Map<string, Promise<UserRow>>();
 
@@ -19,12 +20,17 @@ export async function systemBot(app: App, email: string, fullName: string): Prom
     pending = app.db
       .tx(async (sql) => {
         const again = await findUserByEmail(sql, realm.id, email);
-        if (again) return again.id;
+        if (again) return { id: again.id, created: false };
         const id = await insertUser(sql, { realmId: realm.id, email, fullName, role: ROLE.member, apiKey: generateApiKey(), passwordHash: null, isBot: true, botType: 1, dateJoined: nowSecs(app) });
         await updateUser(sql, id, { recipient_id: await insertRecipient(sql, 1, id) });
-        return id;
+        return { id, created: true };
       })
-      .then(async (id) => (await findUserById(app.db, id))!)
+      .then(async ({ id, created }) => {
+        const bot = (await findUserById(app.db, id))!;
+        // clients registered before the bot's first use learn of it (everyone may see bots)
+        if (created) app.events.publish({ type: "realm_user", op: "add", person: userDict(bot, { clientGravatar: false, deliveryEmail: false }) }, await listActiveUserIds(app.db, realm.id));
+        return bot;
+      })
       .finally(() => creating.delete(email));
     creating.set(email, pending);
   }

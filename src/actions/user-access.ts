@@ -3,7 +3,7 @@ import { isAdmin, isGuest, ROLE } from "../domain/roles";
 import { canSeeDeliveryEmail, EMAIL_VISIBILITY, emailVisibilityOf, userDict } from "../domain/user-format";
 import { badRequest } from "../errors";
 import { mapSubscriberIds } from "../store/subscriptions";
-import { findUserById, listAccessibleUserIds, listActiveUserIds, listActiveUserIdsWithRoles, listUsersByIds, type UserRow } from "../store/users";
+import { findUserById, listAccessibleUserIds, listActiveUserIds, listActiveUserIdsWithRoles, listUsers, listUsersByIds, type UserRow } from "../store/users";
 import { profileDataOf } from "./profile-fields";
 
 /**
@@ -108,7 +108,8 @@ async function accessOf(app: App, guests: UserRow[]): Promise<Map<number, Set<nu
 async function publishAccessChanges(app: App, guests: UserRow[], before: Map<number, Set<number> | null>, after: Map<number, Set<number> | null>) {
   const changes: { guestId: number; added: number[]; removed: number[] }[] = [];
   let everyone: number[] | null = null;
-  const all = async () => (everyone ??= await listActiveUserIds(app.db, realmOf(app).id));
+  // deactivated users too: /register lists those a guest may see (realm_non_active_users)
+  const all = async () => (everyone ??= (await listUsers(app.db, realmOf(app).id)).map((u) => u.id));
   for (const g of guests) {
     const b = before.get(g.id)!;
     const a = after.get(g.id)!;
@@ -122,7 +123,7 @@ async function publishAccessChanges(app: App, guests: UserRow[], before: Map<num
   }
   if (!changes.length) return;
   const ids = [...new Set(changes.flatMap((c) => [...c.added, ...c.removed]))];
-  const users = new Map((await listUsersByIds(app.db, ids)).filter((u) => u.is_active).map((u) => [u.id, u]));
+  const users = new Map((await listUsersByIds(app.db, ids)).map((u) => [u.id, u]));
   const addedIds = [...new Set(changes.flatMap((c) => c.added))].filter((id) => users.has(id) && !users.get(id)!.is_bot);
   const profiles = await profileDataOf(app, addedIds);
   const guestById = new Map(guests.map((g) => [g.id, g]));

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../helpers/server";
 import { insertMessage, makeStream, makeUser, setRealmSettings } from "../helpers/people";
 import { ROLE } from "../../src/domain/roles";
+import { notificationBot } from "../../src/actions/messages/notification-bot";
+import { systemBot } from "../../src/actions/system-bots";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -15,6 +17,8 @@ const allowEveryone = () => setRealmSettings(s, { can_access_all_users_group: gr
 const realmUserEvents = (events: { type: string }[]) => events.filter((e) => e.type === "realm_user") as any[];
 const ids = (events: any[], op: string) => events.filter((e) => e.op === op).map((e) => e.person.user_id).sort((a: number, b: number) => a - b);
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+/** Notification Bot and the other system bots (no owner): every guest sees them. */
+const systemBotIds = async () => new Set((await s.app.db.all<{ id: number }>("SELECT id FROM users WHERE is_bot = 1 AND bot_owner_id IS NULL")).map((r) => r.id));
 const streamName = async (id: number) => (await s.app.db.get<{ name: string }>("SELECT name FROM streams WHERE id = ?", [id]))!.name;
 
 describe("realm_user events when a guest's view of users changes", () => {
@@ -25,6 +29,8 @@ describe("realm_user events when a guest's view of users changes", () => {
     const p2 = await makeUser(s, "New Peer Two");
     await makeStream(s, "already shared", [guest.id, known.id]);
     const room = await makeStream(s, "new room", [known.id, p1.id, p2.id]);
+    // Notification Bot exists already (its creation by the first notice is announced to everyone)
+    await notificationBot(s.app);
     await limitAccess();
     try {
       const events = await s.captureEvents(async () => {
@@ -141,9 +147,11 @@ describe("PATCH /realm can_access_all_users_group", () => {
     const guest = await makeUser(s, "Realm Guest", ROLE.guest);
     const peer = await makeUser(s, "Realm Peer");
     await makeStream(s, "realm guest room", [guest.id, peer.id]);
-    const active = (await s.app.db.all<{ id: number }>("SELECT id FROM users WHERE is_active = 1")).map((r) => r.id);
+    // everyone else, deactivated users included (/register lists those too); system bots stay visible
+    const bots = await systemBotIds();
+    const everyone = (await s.app.db.all<{ id: number }>("SELECT id FROM users")).map((r) => r.id).filter((id) => !bots.has(id));
     const visibleToGuest = new Set([guest.id, peer.id]);
-    const hidden = sorted(active.filter((id) => !visibleToGuest.has(id)));
+    const hidden = sorted(everyone.filter((id) => !visibleToGuest.has(id)));
 
     const narrowed = await s.captureEvents(async () => {
       (await s.users.desdemona.client.patch("/realm", { can_access_all_users_group: { new: groupId("role:members") } })).success();
@@ -259,5 +267,41 @@ describe("deactivating someone a guest cannot see", () => {
       await allowEveryone();
       (await s.users.desdemona.client.patch("/realm", { can_add_custom_emoji_group: { new: groupId("role:members") } })).success();
     }
+  });
+});
+
+describe("system bots and deactivated users in a guest's view", () => {
+  test("a system bot created on first use is announced to everyone, limited guests included", async () => {
+    const guest = await makeUser(s, "Bot Watcher", ROLE.guest);
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        await systemBot(s.app, "welcome-bot@zulip.com", "Welcome Bot");
+      });
+      const bot = (await s.app.db.get<{ id: number }>("SELECT id FROM users WHERE email = 'welcome-bot@zulip.com'"))!.id;
+      for (const who of [guest.id, s.users.hamlet.id]) {
+        expect(realmUserEvents(events.ofUser(who))).toEqual([expect.objectContaining({ op: "add", person: expect.objectContaining({ user_id: bot, full_name: "Welcome Bot", is_bot: true }) })]);
+      }
+      expect((await guest.client.get("/users")).success().members.map((m: any) => m.user_id)).toContain(bot);
+      // created once: a second use announces nothing
+      const again = await s.captureEvents(async () => void (await systemBot(s.app, "welcome-bot@zulip.com", "Welcome Bot")));
+      expect(realmUserEvents(again.ofUser(guest.id))).toEqual([]);
+    } finally {
+      await allowEveryone();
+    }
+  });
+
+  test("widening access shows a guest the deactivated users too, as /register does", async () => {
+    const guest = await makeUser(s, "Wide Guest", ROLE.guest);
+    const gone = await makeUser(s, "Long Gone");
+    await limitAccess();
+    (await s.users.iago.client.delete(`/users/${gone.id}`)).success();
+    const widened = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.patch("/realm", { can_access_all_users_group: { new: groupId("role:everyone") } })).success();
+    });
+    const add = realmUserEvents(widened.ofUser(guest.id)).find((e) => e.person.user_id === gone.id);
+    expect(add).toMatchObject({ op: "add", person: { user_id: gone.id, full_name: "Long Gone", is_active: false } });
+    const reg = (await guest.client.post("/register", { fetch_event_types: ["realm_user"] })).success();
+    expect(reg.realm_non_active_users.map((u: any) => u.user_id)).toContain(gone.id);
   });
 });
