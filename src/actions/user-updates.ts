@@ -5,7 +5,13 @@ import { fullNameProblem } from "../domain/validate";
 import { adminRequired, badRequest, ownerRequired } from "../errors";
 import { addMembers, listDirectGroupsOf, listDirectMemberIds, removeMembers } from "../store/groups";
 import { countActiveUsers, findActiveUserByFullName, findUserByEmail, findUserById, listActiveUserIds, listUsers, updateUser, type UserRow } from "../store/users";
+import { hasMetadataAccess } from "../domain/channel-permissions";
+import { listStreams, listStreamsByIds } from "../store/streams";
+import { listSubscribedStreamIds, mapSubscriberIds } from "../store/subscriptions";
+import { channelAccess } from "./channel-access";
+import { formatStreams } from "./channel-data";
 import { updateProfileData, type ProfileDataItem } from "./profile-fields";
+import { streamDeleteEvent } from "./subscriptions";
 import { accessUserById, checkAccess, usersWhoCanAccess, watchOwnAccess } from "./user-access";
 import { botAdministrators, systemGroupsFor } from "./users";
 
@@ -56,6 +62,7 @@ export async function changeUserRole(app: App, target: UserRow, role: number): P
   const added = [...after].filter((g) => !before.has(g));
   const id = (name: SystemGroupName) => app.systemGroups.get(name)!;
   const ownView = await watchOwnAccess(app, target);
+  const channelsBefore = await visibleChannelIds(app, target);
   await app.db.tx(async (sql) => {
     await updateUser(sql, target.id, { role });
     for (const g of removed) await removeMembers(sql, id(g), [target.id]);
@@ -68,6 +75,30 @@ export async function changeUserRole(app: App, target: UserRow, role: number): P
   for (const g of removed) app.events.publish({ type: "user_group", op: "remove_members", group_id: id(g), user_ids: [target.id] }, everyone);
   for (const g of added) app.events.publish({ type: "user_group", op: "add_members", group_id: id(g), user_ids: [target.id] }, everyone);
   await ownView.publish({ ...target, role });
+  await publishChannelSightChanges(app, target.id, channelsBefore, await visibleChannelIds(app, { ...target, role }));
+}
+
+/** The (unarchived) channels a user may know of with their current role and subscriptions. */
+async function visibleChannelIds(app: App, user: Pick<UserRow, "id" | "role">): Promise<Set<number>> {
+  const subscribed = new Set(await listSubscribedStreamIds(app.db, user.id));
+  const streams = (await listStreams(app.db, realmOf(app).id)).filter((st) => !st.is_archived);
+  return new Set(streams.filter((st) => hasMetadataAccess(channelAccess(app, user, st, subscribed.has(st.id)))).map((st) => st.id));
+}
+
+/**
+ * Zulip's send_stream_events_for_role_update: channels a role change brought into sight come as
+ * stream create with their subscribers (peer_add), those it took away as stream delete.
+ */
+async function publishChannelSightChanges(app: App, userId: number, before: Set<number>, after: Set<number>): Promise<void> {
+  const gained = [...after].filter((sid) => !before.has(sid));
+  const lost = [...before].filter((sid) => !after.has(sid));
+  if (gained.length) {
+    const rows = await listStreamsByIds(app.db, gained);
+    app.events.publish({ type: "stream", op: "create", streams: await formatStreams(app, app.db, rows) }, [userId]);
+    const subscribers = await mapSubscriberIds(app.db, gained);
+    for (const sid of gained) app.events.publish({ type: "subscription", op: "peer_add", stream_ids: [sid], user_ids: subscribers.get(sid) ?? [] }, [userId]);
+  }
+  if (lost.length) app.events.publish(streamDeleteEvent(lost), [userId]);
 }
 
 /** Renames a user (Zulip's check_change_full_name); bots' names must be unique among active users. */

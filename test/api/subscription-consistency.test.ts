@@ -26,7 +26,8 @@ type Op =
   | { kind: "privacy"; channel: number; private: boolean }
   | { kind: "create"; private: boolean; members: Person[] }
   | { kind: "sendGroup"; channel: number; members: Person[]; role: boolean }
-  | { kind: "deactivate"; who: "othello" | "cordelia"; back: boolean };
+  | { kind: "deactivate"; who: "othello" | "cordelia"; back: boolean }
+  | { kind: "role"; who: "othello" | "polonius"; role: number };
 
 const person = fc.constantFrom(...PEOPLE);
 const ch = fc.nat({ max: 5 });
@@ -42,6 +43,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("create" as const), private: fc.boolean(), members: fc.uniqueArray(person, { maxLength: 3 }) }),
   fc.record({ kind: fc.constant("sendGroup" as const), channel: ch, members: fc.uniqueArray(fc.constantFrom<Person>("hamlet", "polonius", "iago"), { minLength: 1, maxLength: 2 }), role: fc.boolean() }),
   fc.record({ kind: fc.constant("deactivate" as const), who: fc.constantFrom<"othello" | "cordelia">("othello", "cordelia"), back: fc.boolean() }),
+  // 200 administrator, 300 moderator, 400 member, 600 guest: what a role may see changes with it
+  fc.record({ kind: fc.constant("role" as const), who: fc.constantFrom<"othello" | "polonius">("othello", "polonius"), role: fc.constantFrom(200, 300, 400, 600) }),
 );
 
 type List = "subscribed" | "unsubscribed" | "never subscribed";
@@ -232,6 +235,9 @@ async function run(ops: Op[]) {
           allowed(r, /deactivated|already active/);
           break;
         }
+        case "role":
+          allowed(await s.users.desdemona.client.patch(`/users/${s.users[o.who].id}`, { role: o.role }), /deactivated|No such user/);
+          break;
         case "create": {
           const r = await client("iago").post("/users/me/subscriptions", {
             subscriptions: [{ name: `New ${channels.length}` }],

@@ -153,6 +153,26 @@ describe("PATCH /users/{user_id}", () => {
     expect(s.app.groups.isMember(groupId("role:everyone"), u.id)).toBe(true);
   });
 
+  test("a role change brings channels into sight (stream create, peer_add) or takes them away (stream delete)", async () => {
+    const u = await makeUser(s, "Climbing Guest", ROLE.guest);
+    const open = await makeStream(s, "open to members", [s.users.hamlet.id]);
+    const closed = await makeStream(s, "closed room", [s.users.hamlet.id], { inviteOnly: true });
+    const promoted = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.patch(`/users/${u.id}`, { role: ROLE.administrator })).success();
+    });
+    const mine = promoted.ofUser(u.id);
+    const created = mine.filter((e: any) => e.type === "stream" && e.op === "create").flatMap((e: any) => e.streams.map((st: any) => st.stream_id));
+    expect(created).toEqual(expect.arrayContaining([open, closed]));
+    expect(mine).toContainEqual({ type: "subscription", op: "peer_add", stream_ids: [closed], user_ids: [s.users.hamlet.id] });
+    const demoted = await s.captureEvents(async () => {
+      (await s.users.desdemona.client.patch(`/users/${u.id}`, { role: ROLE.guest })).success();
+    });
+    const deleted = demoted.ofUser(u.id).filter((e: any) => e.type === "stream" && e.op === "delete").flatMap((e: any) => e.stream_ids);
+    expect(deleted).toEqual(expect.arrayContaining([open, closed]));
+    // nobody else hears of it
+    expect(demoted.of("hamlet").filter((e: any) => e.type === "stream")).toEqual([]);
+  });
+
   test("only owners grant or remove the owner role", async () => {
     const u = await makeUser(s, "Would Be Owner");
     (await s.users.iago.client.patch(`/users/${u.id}`, { role: ROLE.owner })).error("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL");
