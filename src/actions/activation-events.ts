@@ -17,7 +17,8 @@ import { groupSettingApiValues } from "./group-settings";
  */
 export async function publishPeerEventsForMember(app: App, userId: number, op: "peer_add" | "peer_remove", exclude: ReadonlySet<number> = new Set()): Promise<void> {
   const subscribed = (await listUserSubscriptionRows(app.db, userId)).filter((r) => r.active).map((r) => r.stream_id);
-  const streams = (await listStreamsByIds(app.db, subscribed)).filter((st) => !st.is_archived);
+  // archived channels too: clients that keep them (archived_channels) show their subscribers
+  const streams = await listStreamsByIds(app.db, subscribed);
   if (!streams.length) return;
   const knows = await metadataAudiences(app, app.db, streams);
   for (const st of streams) {

@@ -379,6 +379,6 @@ export async function archiveChannel(app: App, me: UserRow, streamId: number): P
   }
   if (wasDefault) await publishDefaultStreams(app);
   app.events.publish({ type: "stream", op: "update", stream_id: stream.id, name: stream.name, property: "is_archived", value: true }, audience);
-  app.events.publish(streamDeleteEvent([stream.id]), audience);
+  app.events.publish({ ...streamDeleteEvent([stream.id]), for_archiving: true }, audience);
   await postChannelNotice(app, { ...stream, is_archived: 1 }, archivedNotice(stream.name));
 }

@@ -78,10 +78,10 @@ export async function changeUserRole(app: App, target: UserRow, role: number): P
   await publishChannelSightChanges(app, target.id, channelsBefore, await visibleChannelIds(app, { ...target, role }));
 }
 
-/** The (unarchived) channels a user may know of with their current role and subscriptions. */
+/** The channels a user may know of with their current role and subscriptions (archived ones too: clients that keep them get them). */
 async function visibleChannelIds(app: App, user: Pick<UserRow, "id" | "role">): Promise<Set<number>> {
   const subscribed = new Set(await listSubscribedStreamIds(app.db, user.id));
-  const streams = (await listStreams(app.db, realmOf(app).id)).filter((st) => !st.is_archived);
+  const streams = await listStreams(app.db, realmOf(app).id);
   return new Set(streams.filter((st) => hasMetadataAccess(channelAccess(app, user, st, subscribed.has(st.id)))).map((st) => st.id));
 }
 

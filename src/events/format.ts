@@ -69,6 +69,22 @@ export function formatForQueue(event: Event, q: EventQueue): Event | Event[] | n
     return { type: "user_group", op: "remove", group_id: event.group_id };
   }
   if (event.type === "user_topic") return { ...event, topic_name: topic(event.topic_name) };
+  // Archiving a channel: clients that keep archived channels (archived_channels) get is_archived and
+  // keep it; older clients get stream delete instead (and on unarchiving, stream create).
+  if (event.type === "stream" && event.op === "delete" && "for_archiving" in event) {
+    if (caps.archived_channels) return null;
+    const { for_archiving: _, ...rest } = event as any;
+    return rest;
+  }
+  if (event.type === "stream" && event.op === "update" && event.property === "is_archived" && !caps.archived_channels) return null;
+  if (event.type === "stream" && event.op === "create") {
+    const { for_unarchiving, ...rest } = event as any;
+    // unarchiving brings the channel back to older clients; the others kept it and get is_archived
+    if (for_unarchiving) return caps.archived_channels ? null : rest;
+    if (caps.archived_channels) return event;
+    const streams = (rest.streams as { is_archived?: boolean }[]).filter((st) => !st.is_archived);
+    return streams.length ? { ...rest, streams } : null;
+  }
   // Legacy settings events only for clients without user_settings_object; linkifiers only for clients
   // that understand URL templates (Zulip's accepts_event).
   if ((event.type === "update_display_settings" || event.type === "update_global_notifications") && caps.user_settings_object) return null;

@@ -358,9 +358,14 @@ describe("archiving channels", () => {
   test("the channel's administrator archives it; everyone who could see it is told", async () => {
     const doomed = await createChannel(s, "hamlet", "doomed", { is_default_stream: false });
     await s.app.db.run("INSERT INTO default_streams (realm_id, stream_id) VALUES (1, ?)", [doomed]);
+    // a client without the archived_channels capability is told the old way
+    const legacy = (await s.users.cordelia.client.post("/register", { event_types: ["stream"], client_capabilities: {} })).success().queue_id;
     const ev = await s.captureEvents(async () => (await s.users.hamlet.client.delete(`/streams/${doomed}`)).success());
+    // clients that keep archived channels (archived_channels, as current clients declare) get is_archived and keep it
     expect(ev.of("cordelia")).toContainEqual({ type: "stream", op: "update", stream_id: doomed, name: "doomed", property: "is_archived", value: true });
-    expect(ev.of("cordelia")).toContainEqual({ type: "stream", op: "delete", streams: [{ stream_id: doomed }], stream_ids: [doomed] });
+    expect(ev.of("cordelia").filter((e) => e.type === "stream" && e.op === "delete")).toEqual([]);
+    const old = (await s.users.cordelia.client.get("/events", { queue_id: legacy, last_event_id: -1, dont_block: true })).success().events;
+    expect(old.filter((e: any) => e.type === "stream").map(({ id: _, ...e }: any) => e)).toEqual([{ type: "stream", op: "delete", streams: [{ stream_id: doomed }], stream_ids: [doomed] }]);
     expect(ev.of("cordelia").some((e) => e.type === "default_streams")).toBe(true);
     expect(ev.of("polonius").filter((e) => e.type === "stream")).toEqual([]);
     const row = await s.app.db.get<any>("SELECT is_archived FROM streams WHERE id = ?", [doomed]);
@@ -375,9 +380,13 @@ describe("archiving channels", () => {
   test("an archived channel is unarchived with PATCH is_archived=false", async () => {
     const old = await createChannel(s, "hamlet", "old-times");
     (await s.users.iago.client.delete(`/streams/${old}`)).success();
+    const legacy = (await s.users.othello.client.post("/register", { event_types: ["stream"], client_capabilities: {} })).success().queue_id;
     const ev = await s.captureEvents(async () => (await s.users.iago.client.patch(`/streams/${old}`, { is_archived: false })).success());
     expect(ev.of("othello")).toContainEqual({ type: "stream", op: "update", stream_id: old, name: "old-times", property: "is_archived", value: false });
-    expect(ev.of("othello").some((e) => e.type === "stream" && e.op === "create" && (e as any).for_unarchiving === true)).toBe(true);
+    expect(ev.of("othello").filter((e) => e.type === "stream" && e.op === "create")).toEqual([]);
+    // a client without archived_channels had dropped the channel: it comes back as stream create
+    const back = (await s.users.othello.client.get("/events", { queue_id: legacy, last_event_id: -1, dont_block: true })).success().events.filter((e: any) => e.type === "stream");
+    expect(back.map((e: any) => [e.op, e.streams?.[0]?.stream_id, "for_unarchiving" in e])).toEqual([["create", old, false]]);
     expect((await s.app.db.get<any>("SELECT is_archived FROM streams WHERE id = ?", [old])).is_archived).toBe(0);
     (await s.users.iago.client.patch(`/streams/${old}`, { is_archived: false })).error("Channel is not currently deactivated");
   });

@@ -27,7 +27,8 @@ type Op =
   | { kind: "create"; private: boolean; members: Person[] }
   | { kind: "sendGroup"; channel: number; members: Person[]; role: boolean }
   | { kind: "deactivate"; who: "othello" | "cordelia"; back: boolean }
-  | { kind: "role"; who: "othello" | "polonius"; role: number };
+  | { kind: "role"; who: "othello" | "polonius"; role: number }
+  | { kind: "archive"; channel: number; back: boolean };
 
 const person = fc.constantFrom(...PEOPLE);
 const ch = fc.nat({ max: 5 });
@@ -45,6 +46,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("deactivate" as const), who: fc.constantFrom<"othello" | "cordelia">("othello", "cordelia"), back: fc.boolean() }),
   // 200 administrator, 300 moderator, 400 member, 600 guest: what a role may see changes with it
   fc.record({ kind: fc.constant("role" as const), who: fc.constantFrom<"othello" | "polonius">("othello", "polonius"), role: fc.constantFrom(200, 300, 400, 600) }),
+  fc.record({ kind: fc.constant("archive" as const), channel: ch, back: fc.boolean() }),
 );
 
 type List = "subscribed" | "unsubscribed" | "never subscribed";
@@ -59,6 +61,7 @@ interface Known {
   subscribers: Set<number>;
   /** who may post: a group id, or an anonymous group */
   can_send_message_group: unknown;
+  is_archived: boolean;
 }
 type Channels = Map<number, Known>;
 
@@ -73,6 +76,7 @@ function fromRegister(r: any): Channels {
       ...(list === "never subscribed" ? {} : { is_muted: s.is_muted, pin_to_top: s.pin_to_top, color: s.color }),
       subscribers: new Set(s.subscribers ?? []),
       can_send_message_group: s.can_send_message_group,
+      is_archived: Boolean(s.is_archived),
     });
   for (const s of r.subscriptions) add("subscribed", s);
   for (const s of r.unsubscribed) add("unsubscribed", s);
@@ -96,6 +100,7 @@ function apply(me: number, state: Channels, e: any): void {
             color: s.color,
             subscribers: new Set(s.subscribers),
             can_send_message_group: s.can_send_message_group,
+            is_archived: Boolean(s.is_archived),
           });
         }
         return;
@@ -126,8 +131,19 @@ function apply(me: number, state: Channels, e: any): void {
     switch (e.op) {
       case "create":
         for (const s of e.streams) {
-          if (!state.has(s.stream_id)) {
-            state.set(s.stream_id, { list: "never subscribed", name: s.name, description: s.description, invite_only: s.invite_only, subscribers: new Set(), can_send_message_group: s.can_send_message_group });
+          const cur = state.get(s.stream_id);
+          // an unarchived channel comes back as stream create (for_unarchiving) to those who have it
+          if (cur) cur.is_archived = Boolean(s.is_archived);
+          else {
+            state.set(s.stream_id, {
+              list: "never subscribed",
+              name: s.name,
+              description: s.description,
+              invite_only: s.invite_only,
+              subscribers: new Set(),
+              can_send_message_group: s.can_send_message_group,
+              is_archived: Boolean(s.is_archived),
+            });
           }
         }
         return;
@@ -137,7 +153,7 @@ function apply(me: number, state: Channels, e: any): void {
       case "update": {
         const cur = state.get(e.stream_id);
         if (!cur) return;
-        if (["name", "description", "invite_only", "can_send_message_group"].includes(e.property)) (cur as any)[e.property] = e.value;
+        if (["name", "description", "invite_only", "can_send_message_group", "is_archived"].includes(e.property)) (cur as any)[e.property] = e.value;
         return;
       }
     }
@@ -172,7 +188,7 @@ function summary(state: Channels): string[] {
       const list = k.list === "subscribed" ? "subscribed" : "not subscribed";
       const v = k.can_send_message_group as any;
       const send = v && typeof v === "object" ? `{${[...v.direct_members].sort((a: number, b: number) => a - b)} / ${[...v.direct_subgroups].sort((a: number, b: number) => a - b)}}` : String(v);
-      return `${id} ${list} "${k.name}" "${k.description}" ${k.invite_only ? "private" : "public"}${own} subscribers=${[...k.subscribers].sort((a, b) => a - b).join(",")} send=${send}`;
+      return `${id} ${list} "${k.name}" "${k.description}" ${k.invite_only ? "private" : "public"}${k.is_archived ? " archived" : ""}${own} subscribers=${[...k.subscribers].sort((a, b) => a - b).join(",")} send=${send}`;
     });
 }
 
@@ -233,6 +249,11 @@ async function run(ops: Op[]) {
         case "deactivate": {
           const r = o.back ? await s.users.desdemona.client.post(`/users/${s.users[o.who].id}/reactivate`) : await s.users.desdemona.client.delete(`/users/${s.users[o.who].id}`);
           allowed(r, /deactivated|already active/);
+          break;
+        }
+        case "archive": {
+          const r = o.back ? await client("iago").patch(`/streams/${cid}`, { is_archived: false }) : await client("iago").delete(`/streams/${cid}`);
+          allowed(r, /already|not currently deactivated/i, ...REFUSED);
           break;
         }
         case "role":
