@@ -12,7 +12,8 @@ import { channelAccess } from "./channel-access";
 import { formatStreams } from "./channel-data";
 import { updateProfileData, type ProfileDataItem } from "./profile-fields";
 import { streamDeleteEvent } from "./subscriptions";
-import { accessUserById, checkAccess, usersWhoCanAccess, watchOwnAccess } from "./user-access";
+import { accessibleUserIds, accessUserById, checkAccess, usersWhoCanAccess, watchOwnAccess } from "./user-access";
+import { canSeeDeliveryEmail } from "../domain/user-format";
 import { botAdministrators, systemGroupsFor } from "./users";
 
 async function accessUserByEmail(app: App, actor: UserRow, email: string): Promise<UserRow> {
@@ -76,6 +77,23 @@ export async function changeUserRole(app: App, target: UserRow, role: number): P
   for (const g of added) app.events.publish({ type: "user_group", op: "add_members", group_id: id(g), user_ids: [target.id] }, everyone);
   await ownView.publish({ ...target, role });
   await publishChannelSightChanges(app, target.id, channelsBefore, await visibleChannelIds(app, { ...target, role }));
+  await publishEmailSightChanges(app, target, role);
+}
+
+/**
+ * A new role may show the user more or fewer real addresses (email_address_visibility "admins" or
+ * "moderators"): realm_user update `delivery_email` for each user whose address they now see or no
+ * longer see, as for a change of that user's visibility setting.
+ */
+async function publishEmailSightChanges(app: App, target: UserRow, role: number): Promise<void> {
+  const before = { id: target.id, role: target.role };
+  const after = { id: target.id, role };
+  const known = await accessibleUserIds(app, after);
+  for (const u of await listUsers(app.db, realmOf(app).id)) {
+    if (u.id === target.id || (known !== null && !known.has(u.id))) continue;
+    const sees = canSeeDeliveryEmail(after, u);
+    if (sees !== canSeeDeliveryEmail(before, u)) app.events.publish({ type: "realm_user", op: "update", person: { user_id: u.id, delivery_email: sees ? u.delivery_email : null } }, [target.id]);
+  }
 }
 
 /** The channels a user may know of with their current role and subscriptions (archived ones too: clients that keep them get them). */

@@ -173,6 +173,18 @@ describe("PATCH /users/{user_id}", () => {
     expect(demoted.of("hamlet").filter((e: any) => e.type === "stream")).toEqual([]);
   });
 
+  test("a role that shows more real addresses sends them (delivery_email), and one that shows fewer takes them back", async () => {
+    const viewer = await makeUser(s, "Address Viewer");
+    const shy = await makeUser(s, "Shy Person");
+    (await shy.client.patch("/settings", { email_address_visibility: 3 })).success(); // administrators only
+    const shyEmail = (await s.app.db.get<{ delivery_email: string }>("SELECT delivery_email FROM users WHERE id = ?", [shy.id]))!.delivery_email;
+    const up = await s.captureEvents(async () => (await s.users.desdemona.client.patch(`/users/${viewer.id}`, { role: ROLE.administrator })).success());
+    expect(up.ofUser(viewer.id)).toContainEqual({ type: "realm_user", op: "update", person: { user_id: shy.id, delivery_email: shyEmail } });
+    const down = await s.captureEvents(async () => (await s.users.desdemona.client.patch(`/users/${viewer.id}`, { role: ROLE.member })).success());
+    expect(down.ofUser(viewer.id)).toContainEqual({ type: "realm_user", op: "update", person: { user_id: shy.id, delivery_email: null } });
+    expect(down.ofUser(viewer.id).filter((e: any) => e.type === "realm_user" && e.person.user_id === s.users.hamlet.id && "delivery_email" in e.person)).toEqual([]);
+  });
+
   test("only owners grant or remove the owner role", async () => {
     const u = await makeUser(s, "Would Be Owner");
     (await s.users.iago.client.patch(`/users/${u.id}`, { role: ROLE.owner })).error("Must be an organization owner", "UNAUTHORIZED_PRINCIPAL");
