@@ -4,7 +4,7 @@ import { isFullMember } from "../domain/user-groups";
 import { fullNameProblem } from "../domain/validate";
 import { adminRequired, badRequest, ownerRequired } from "../errors";
 import { addMembers, listDirectGroupsOf, listDirectMemberIds, removeMembers } from "../store/groups";
-import { countActiveUsers, findActiveUserByFullName, findUserByEmail, findUserById, listActiveUserIds, listUsers, updateUser, type UserRow } from "../store/users";
+import { countActiveUsers, findActiveUserByFullName, findUserByEmail, findUserById, listActiveUserIds, listBots, listUsers, updateUser, type UserRow } from "../store/users";
 import { hasMetadataAccess } from "../domain/channel-permissions";
 import { listStreams, listStreamsByIds } from "../store/streams";
 import { listSubscribedStreamIds, mapSubscriberIds } from "../store/subscriptions";
@@ -13,8 +13,8 @@ import { formatStreams } from "./channel-data";
 import { updateProfileData, type ProfileDataItem } from "./profile-fields";
 import { streamDeleteEvent } from "./subscriptions";
 import { accessibleUserIds, accessUserById, checkAccess, usersWhoCanAccess, watchOwnAccess } from "./user-access";
-import { canSeeDeliveryEmail } from "../domain/user-format";
-import { botAdministrators, systemGroupsFor } from "./users";
+import { botDict, canSeeDeliveryEmail } from "../domain/user-format";
+import { botAdministrators, streamNames, systemGroupsFor } from "./users";
 
 async function accessUserByEmail(app: App, actor: UserRow, email: string): Promise<UserRow> {
   const target = await findUserByEmail(app.db, realmOf(app).id, email);
@@ -78,6 +78,22 @@ export async function changeUserRole(app: App, target: UserRow, role: number): P
   await ownView.publish({ ...target, role });
   await publishChannelSightChanges(app, target.id, channelsBefore, await visibleChannelIds(app, { ...target, role }));
   await publishEmailSightChanges(app, target, role);
+  if (isAdmin(target.role) !== isAdmin(role)) await publishBotListChanges(app, target, role);
+}
+
+/**
+ * realm_bots holds every bot for administrators and one's own bots otherwise: becoming or ceasing to
+ * be an administrator adds (realm_bot add) or removes (realm_bot delete) the others' bots.
+ */
+async function publishBotListChanges(app: App, target: UserRow, role: number): Promise<void> {
+  const others = (await listBots(app.db, realmOf(app).id)).filter((b) => b.bot_owner_id !== target.id);
+  if (!others.length) return;
+  if (isAdmin(role)) {
+    const names = await streamNames(app, others);
+    for (const b of others) app.events.publish({ type: "realm_bot", op: "add", bot: botDict(b, names) }, [target.id]);
+  } else {
+    for (const b of others) app.events.publish({ type: "realm_bot", op: "delete", bot: { user_id: b.id } }, [target.id]);
+  }
 }
 
 /**

@@ -215,3 +215,19 @@ describe("realm_bots in /register", () => {
     expect(state.realm_bots.map((b: any) => b.user_id)).toEqual(hamlet.realm_bots.map((b) => b.user_id));
   });
 });
+
+describe("realm_bots across role changes", () => {
+  test("a new administrator gets everyone's bots (realm_bot add); a former one loses them (realm_bot delete)", async () => {
+    const climber = await makeUser(s, "Bot Climber");
+    const theirs = (await s.users.hamlet.client.post("/bots", { full_name: "Hamlet Helper", short_name: "hamlet-helper" })).success().user_id;
+    const up = await s.captureEvents(async () => (await s.users.desdemona.client.patch(`/users/${climber.id}`, { role: ROLE.administrator })).success());
+    const added = up.ofUser(climber.id).filter((e: any) => e.type === "realm_bot" && e.op === "add").map((e: any) => e.bot);
+    expect(added).toContainEqual(expect.objectContaining({ user_id: theirs, full_name: "Hamlet Helper", owner_id: s.users.hamlet.id }));
+    // hamlet owns the bot: nothing changes for hamlet
+    expect(up.of("hamlet").filter((e: any) => e.type === "realm_bot")).toEqual([]);
+    const down = await s.captureEvents(async () => (await s.users.desdemona.client.patch(`/users/${climber.id}`, { role: ROLE.member })).success());
+    expect(down.ofUser(climber.id)).toContainEqual({ type: "realm_bot", op: "delete", bot: { user_id: theirs } });
+    const state = await realmBotState(s.app, (await findUserById(s.app.db, climber.id))!);
+    expect(state.realm_bots).toEqual([]);
+  });
+});
