@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { MODERN_CAPABILITIES, type CastName, type TestServer } from "./server";
 
 export interface Slice<S> {
-  /** /register parameters (event_types and the like); the capabilities of a current client are added */
+  /** /register parameters (event_types and the like); a current client's capabilities unless given */
   register: Record<string, unknown>;
   fromRegister(body: any, userId: number): S;
   apply(state: S, event: any, userId: number): void;
@@ -19,7 +19,7 @@ export interface Slice<S> {
 }
 
 export async function follow<S>(s: TestServer, people: readonly CastName[], slice: Slice<S>, opts: { sessionsMayEnd?: boolean } = {}) {
-  const register = async (p: CastName) => (await s.users[p].client.post("/register", { ...slice.register, client_capabilities: MODERN_CAPABILITIES } as any)).success();
+  const register = async (p: CastName) => (await s.users[p].client.post("/register", { client_capabilities: MODERN_CAPABILITIES, ...slice.register } as any)).success();
   const models = new Map<CastName, { queue: string; state: S }>();
   for (const p of people) {
     const r = await register(p);
