@@ -3,6 +3,7 @@ import { ROLE } from "../domain/roles";
 import { generateApiKey } from "../lib/random";
 import { insertRecipient } from "../store/realm";
 import { userDict } from "../domain/user-format";
+import { splitByEmailAccess } from "./user-access";
 import { findUserByEmail, findUserById, insertUser, listActiveUserIds, updateUser, type UserRow } from "../store/users";
 
 const creating = new Map<string, Promise<UserRow>>();
@@ -27,8 +28,13 @@ export async function systemBot(app: App, email: string, fullName: string): Prom
       })
       .then(async ({ id, created }) => {
         const bot = (await findUserById(app.db, id))!;
-        // clients registered before the bot's first use learn of it (everyone may see bots)
-        if (created) app.events.publish({ type: "realm_user", op: "add", person: userDict(bot, { clientGravatar: false, deliveryEmail: false }) }, await listActiveUserIds(app.db, realm.id));
+        // clients registered before the bot's first use learn of it (everyone may see system bots)
+        if (created) {
+          const audience = await splitByEmailAccess(app, bot, await listActiveUserIds(app.db, realm.id));
+          for (const [ids, deliveryEmail] of [[audience.see, true], [audience.blind, false]] as const) {
+            if (ids.length) app.events.publish({ type: "realm_user", op: "add", person: userDict(bot, { clientGravatar: false, deliveryEmail }) }, ids);
+          }
+        }
         return bot;
       })
       .finally(() => creating.delete(email));
