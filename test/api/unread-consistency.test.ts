@@ -26,6 +26,7 @@ type Op =
   | { kind: "channelRead"; who: Person; channel: Channel }
   | { kind: "allRead"; who: Person }
   | { kind: "edit"; pick: number; mention: Person | null }
+  | { kind: "mute"; who: Person; whom: Person; on: boolean }
   | { kind: "delete"; pick: number }
   | { kind: "moveTopic"; pick: number; topic: string }
   | { kind: "moveChannel"; pick: number; channel: Channel };
@@ -45,6 +46,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("allRead" as const), who: person }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("edit" as const), pick: fc.nat(), mention: fc.option(person, { nil: null }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
+  // muting someone marks what they sent read, and what they send later is born read
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("mute" as const), who: person, whom: person, on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("moveTopic" as const), pick: fc.nat(), topic: fc.constantFrom("ghost", "moved", "Play") }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("moveChannel" as const), pick: fc.nat(), channel }) },
 );
@@ -208,6 +211,12 @@ async function run(ops: Op[]) {
           const r = await client(editor).patch(`/messages/${target.id}`, { content: `edited ${o.pick}${mention}` });
           // a sender who has lost access to the channel the message was moved to cannot edit it
           if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid message|^Nothing to change/);
+          break;
+        }
+        case "mute": {
+          const path = `/users/me/muted_users/${id(o.whom)}`;
+          const r = o.on ? await client(o.who).post(path) : await client(o.who).delete(path);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Cannot mute self|^User already muted|^User is not muted/);
           break;
         }
         case "delete": {
