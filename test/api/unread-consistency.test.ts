@@ -4,7 +4,7 @@
  * equals what a fresh /register reports (see helpers/consistency.ts), message by message, with its
  * channel and topic or conversation and whether it mentions them, after random sends with mentions,
  * reads and unreads, topic, channel and mark-all reads, edits, deletions and moves; and so does the
- * list of starred messages.
+ * list of starred messages. CONCURRENT=N runs N operations at a time (by hand; 8 found nothing).
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
@@ -163,7 +163,7 @@ async function run(ops: Op[]) {
     const stillThere = async () => (await s.app.db.all<{ id: number }>("SELECT id FROM messages ORDER BY id")).map((r) => r.id);
     const pickFrom = (ids: number[], n: number) => (ids.length ? ids[n % ids.length] : undefined);
     const log: string[] = [];
-    for (const o of ops) {
+    const step = async (o: Op) => {
       log.push(JSON.stringify(o));
       switch (o.kind) {
         case "stream": {
@@ -244,7 +244,9 @@ async function run(ops: Op[]) {
           break;
         }
       }
-    }
+        };
+    const width = Number(process.env.CONCURRENT ?? 1);
+    for (let i = 0; i < ops.length; i += width) await Promise.all(ops.slice(i, i + width).map(step));
     await clients.check(log);
     await starClients.check(log);
   } finally {
