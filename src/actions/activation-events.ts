@@ -6,10 +6,8 @@ import { listUserSubscriptionRows } from "../store/subscriptions";
 import { metadataAudiences } from "./channel-data";
 import { groupSettingApiValues } from "./group-settings";
 
-/**
- * Events that a user's deactivation or reactivation causes beyond realm_user: deactivated users are
- * no channel's subscribers and in no group, as far as clients are concerned (Zulip 10).
- */
+// Events that a user's deactivation or reactivation causes beyond realm_user: deactivated users are
+// no channel's subscribers and in no group, as far as clients are concerned (Zulip 10).
 
 /**
  * peer_remove (deactivation) or peer_add (reactivation) for each channel the user is subscribed to,
