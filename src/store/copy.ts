@@ -1,14 +1,6 @@
 import type { Db, Row } from "./db";
 import { markAllIndexed } from "./search-index";
 
-/**
- * Copies a whole database into an empty one, for moving from the embedded file to a libSQL server.
- * The schema is read from the source itself (so it is exactly the source's migration version):
- * tables first, then the rows in creation order (parents before the tables that reference them,
- * each table in rowid order), and only then the indexes and triggers, so the rows are loaded
- * without index upkeep and no trigger runs twice (users_copy_realm_defaults would add rows).
- * Full-text indexes are rebuilt from their content tables instead of copying their shadow tables.
- */
 export interface CopyProgress {
   table: string;
   rows: number;
@@ -28,6 +20,15 @@ export interface CopyOptions {
   rowsPerTransaction?: number;
 }
 
+/**
+ * Copies a whole database into an empty one, for moving from the embedded file to a libSQL server.
+ * The schema is read from the source itself (so it is exactly the source's migration version):
+ * tables first, then the rows in creation order (parents before the tables that reference them,
+ * each table in key order, a page per transaction), and only then the indexes and triggers, so the
+ * rows are loaded without index upkeep and no trigger runs twice (users_copy_realm_defaults would
+ * add rows).
+ * Full-text indexes are rebuilt from their content tables instead of copying their shadow tables.
+ */
 export async function copyDatabase(source: Db, target: Db, opts: CopyOptions = {}): Promise<CopyProgress[]> {
   const existing = await target.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1");
   if (existing.length) throw new CopyTargetNotEmptyError(`the target database is not empty (it has a table '${existing[0]!.name}')`);
