@@ -120,9 +120,10 @@ async function bundle(outfile: string, entry: string, bytecodeOrder: string | nu
       autoloadBunfig: false,
       autoloadTsconfig: false,
       autoloadPackageJson: false,
-      // Start-up code runs once: a JIT 8x more reluctant leaves it in the interpreter instead of compiling
-      // it (~3 MiB of JIT code and compiler pages at idle). serve restores the normal policy once listening.
-      jitPolicy: 8,
+      // Start-up code runs once: a JIT 64x more reluctant leaves it in the interpreter instead of compiling
+      // it (~3 MiB of JIT code and compiler pages at idle; at 8x, loading 1,000 users still reached the
+      // optimizing compiler). serve restores the normal policy once start-up is over (src/serve.ts).
+      jitPolicy: 64,
       bytecodeOrder,
     },
     bytecode: true,

@@ -21,14 +21,19 @@ export async function serve(config: Config): Promise<number> {
     await closeApp(app);
     throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${(e as Error).message}`);
   }
-  startScheduler(app);
+  const { firstTick } = startScheduler(app);
   // The executable starts with a reluctant JIT (build/compile.ts: jitPolicy), so start-up code that runs
-  // once is not compiled; from here on requests are the hot code, so the normal policy applies.
-  Bun.unsafe.setJITPolicy(1);
-  // Start-up's compiled code and allocations are garbage now: let JavaScriptCore drop them when idle
-  // (code is compiled again from the embedded bytecode if it ever runs again). ~2 MiB of idle RSS.
-  // Bun marks shrink() deprecated without a replacement; Bun.gc(true) alone frees far less here.
-  Bun.shrink();
+  // once is not compiled. Start-up ends after the scheduler's first tick, whose jobs walk every user and
+  // channel once (full-member sync, retention, overdue scheduled messages); from then on requests are the
+  // hot code, so the normal policy applies. Compiling those walks cost ~3 MiB of idle RSS (the optimizing
+  // compiler's own pages). A tick stuck on a slow job does not keep the JIT reluctant past 2 s.
+  void Promise.race([firstTick, Bun.sleep(2000)]).then(() => {
+    Bun.unsafe.setJITPolicy(1);
+    // Start-up's compiled code and allocations are garbage now: let JavaScriptCore drop them when idle
+    // (code is compiled again from the embedded bytecode if it ever runs again). ~2 MiB of idle RSS.
+    // Bun marks shrink() deprecated without a replacement; Bun.gc(true) alone frees far less here.
+    Bun.shrink();
+  });
   const port = server.server?.port;
   console.log(`Parley is serving ${config.server.external_url} (listening on ${config.server.host}:${port}, data in ${config.data_dir})`);
   let stopping = false;

@@ -5,10 +5,13 @@ import { Scheduler } from "./loop";
 export { Scheduler } from "./loop";
 export type { Job } from "./loop";
 
-/** Starts the loop with every job; closeApp stops it and waits for the running job. */
-export function startScheduler(app: App, jobs = defaultJobs()): Scheduler {
+/**
+ * Starts the loop with every job; closeApp stops it and waits for the running job. `firstTick` resolves
+ * when the jobs of the first tick (all of them: overdue work at start) have finished.
+ */
+export function startScheduler(app: App, jobs = defaultJobs()): { scheduler: Scheduler; firstTick: Promise<void> } {
   const scheduler = new Scheduler(app, jobs);
   app.onClose.unshift(() => scheduler.stop());
-  scheduler.start();
-  return scheduler;
+  const firstTick = scheduler.start();
+  return { scheduler, firstTick };
 }

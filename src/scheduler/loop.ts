@@ -34,10 +34,11 @@ export class Scheduler {
     this.states = jobs.map((job) => ({ job, nextRunAt: now, running: null, failures: 0 }));
   }
 
-  start(): void {
-    if (this.timer || this.stopped) return;
+  /** Starts the timer; resolves when the first tick's jobs (every job, at start) have finished. */
+  start(): Promise<void> {
+    if (this.timer || this.stopped) return Promise.resolve();
     this.timer = setInterval(() => void this.tick(), this.tickMs);
-    void this.tick();
+    return this.tick();
   }
 
   /** Starts every due job that is not already running; resolves when those runs finish. */

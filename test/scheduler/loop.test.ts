@@ -28,6 +28,25 @@ describe("the timer loop", () => {
     await loop.stop();
   });
 
+  test("start() resolves once every job of the first tick has finished, and starts none twice", async () => {
+    const done: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const loop = new Scheduler(s.app, [job("quick", 1000, async () => done.push("quick")), job("gated", 1000, async () => (await gate, done.push("gated")))]);
+    let resolved = false;
+    const first = loop.start().then(() => (resolved = true));
+    await Bun.sleep(5);
+    expect(done).toEqual(["quick"]);
+    expect(resolved).toBe(false);
+    release();
+    await first;
+    expect(done).toEqual(["quick", "gated"]);
+    // a second start() is a no-op that resolves at once
+    await loop.start();
+    expect(done).toHaveLength(2);
+    await loop.stop();
+  });
+
   test("a job never overlaps itself", async () => {
     let running = 0;
     let maxRunning = 0;
