@@ -15,6 +15,13 @@ export const listUserTopics = (sql: Sql, userId: number) =>
 export const findUserTopic = (sql: Sql, userId: number, streamId: number, topic: string) =>
   sql.get<UserTopicRow>("SELECT * FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic = ?", [userId, streamId, topic]);
 
+/**
+ * A user's policy for a topic (0: none), remembered until user_topics is written: a send checks it for
+ * every user it mentions (auto-follow), and in a busy topic the answer stays "already followed".
+ */
+export const userTopicPolicy = (sql: Sql, userId: number, streamId: number, topic: string) =>
+  sql.memo(["user_topics"], `user-topic-policy\u0000${userId}\u0000${streamId}\u0000${topic}`, async () => (await findUserTopic(sql, userId, streamId, topic))?.visibility_policy ?? 0);
+
 /** Sets a policy (0 deletes the row). */
 export async function setUserTopic(sql: Sql, row: UserTopicRow) {
   if (row.visibility_policy === 0) {

@@ -150,6 +150,34 @@ describe("POST /messages to a channel", () => {
     expect(other.automatic_new_visibility_policy).toBeUndefined();
   });
 
+  test("a mention follows the topic for the mentioned user once; after they unfollow, the next mention follows again", async () => {
+    const othello = s.users.othello.id;
+    const policy = async () => (await s.app.db.get<{ visibility_policy: number }>("SELECT visibility_policy FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic = ?", [othello, denmark, "summoned"]))?.visibility_policy ?? 0;
+    const mention = () => send("hamlet", { type: "stream", to: "Denmark", topic: "summoned", content: "@**Othello, the Moor of Venice** come here" });
+    const followEvents = (ev: Awaited<ReturnType<typeof s.captureEvents>>) => ev.of("othello").filter((e) => e.type === "user_topic");
+    let ev = await s.captureEvents(async () => void (await mention()).success());
+    expect(followEvents(ev)).toEqual([{ type: "user_topic", stream_id: denmark, topic_name: "summoned", last_updated: expect.any(Number), visibility_policy: 3 }]);
+    expect(await policy()).toBe(3);
+    // already following: no event, nothing written
+    ev = await s.captureEvents(async () => void (await mention()).success());
+    expect(followEvents(ev)).toEqual([]);
+    (await s.users.othello.client.post("/user_topics", { stream_id: denmark, topic: "summoned", visibility_policy: 0 })).success();
+    expect(await policy()).toBe(0);
+    ev = await s.captureEvents(async () => void (await mention()).success());
+    expect(followEvents(ev)).toEqual([{ type: "user_topic", stream_id: denmark, topic_name: "summoned", last_updated: expect.any(Number), visibility_policy: 3 }]);
+    expect(await policy()).toBe(3);
+    // two mentions sent at once (one write batch) follow once
+    (await s.users.othello.client.post("/user_topics", { stream_id: denmark, topic: "summoned", visibility_policy: 0 })).success();
+    ev = await s.captureEvents(async () => void (await Promise.all([mention(), mention()])).forEach((r) => r.success()));
+    expect(followEvents(ev)).toHaveLength(1);
+    expect(await policy()).toBe(3);
+    // a user who turned the setting off is not made to follow
+    (await s.users.cordelia.client.patch("/settings", { automatically_follow_topics_where_mentioned: false })).success();
+    ev = await s.captureEvents(async () => void (await send("hamlet", { type: "stream", to: "Denmark", topic: "summoned", content: "@**Cordelia, Lear's daughter**" })).success());
+    expect(ev.of("cordelia").find((e) => e.type === "message")!.flags).toEqual(["mentioned"]);
+    expect(ev.of("cordelia").filter((e) => e.type === "user_topic")).toEqual([]);
+  });
+
   test("a client's own messages start read for full clients, unread for API clients, or as read_by_sender says", async () => {
     const web = (await s.users.hamlet.client.post("/messages", { type: "stream", to: "Denmark", topic: "r", content: "x", client: "website" })).success().id;
     expect(await flagsOf(s, "hamlet", web)).toBe(FLAG.read);

@@ -17,7 +17,7 @@ import {
 } from "../../store/messages";
 import type { StreamRow } from "../../store/streams";
 import { isSubscribed } from "../../store/subscriptions";
-import { findUserTopic, setUserTopic } from "../../store/user-topics";
+import { findUserTopic, setUserTopic, userTopicPolicy } from "../../store/user-topics";
 import type { UserRow } from "../../store/users";
 import { applyAttachmentEffects, claimAttachments, type AttachmentEffects } from "../attachments";
 import { hasRealmPermission } from "../channel-access";
@@ -261,7 +261,10 @@ async function prepare(app: App, d: Directory, sender: UserRow, addressee: Addre
     senderPolicy = policyAfterSend(autoPrefs(d.users.get(sender.id)?.prefs ?? {}), state.visibilityPolicy, state.streamMuted, !state.topicExists);
     for (const id of rendered.mentionedUserIds) {
       const u = d.users.get(id);
-      if (id !== sender.id && u && userIds.includes(id) && autoPrefs(u.prefs).automatically_follow_topics_where_mentioned) mentionFollows.push(id);
+      if (id === sender.id || !u || !userIds.includes(id) || !autoPrefs(u.prefs).automatically_follow_topics_where_mentioned) continue;
+      // Already following: nothing to do, and no query inside the write (the write re-reads the others).
+      if ((await userTopicPolicy(app.db, id, addressee.stream.id, addressee.topic)) === VISIBILITY.followed) continue;
+      mentionFollows.push(id);
     }
   }
   return { addressee, content: n.content, rendered, recipients, senderPolicy, mentionFollows, initiated: !state.topicExists };
