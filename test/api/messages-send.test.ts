@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { startServer, type TestServer } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { makeUser, setRealmSettings } from "../helpers/people";
@@ -176,6 +177,25 @@ describe("POST /messages to a channel", () => {
     ev = await s.captureEvents(async () => void (await send("hamlet", { type: "stream", to: "Denmark", topic: "summoned", content: "@**Cordelia, Lear's daughter**" })).success());
     expect(ev.of("cordelia").find((e) => e.type === "message")!.flags).toEqual(["mentioned"]);
     expect(ev.of("cordelia").filter((e) => e.type === "user_topic")).toEqual([]);
+  });
+
+  test("a user renamed by another process (another Parley on the same file) is mentioned by the new name in the next message", async () => {
+    const Database = (await import("libsql")).default;
+    const rename = (name: string) => {
+      const other = new Database(join(s.dataDir, "parley.db"));
+      other.exec("PRAGMA busy_timeout = 5000");
+      other.prepare("UPDATE users SET full_name = ? WHERE id = ?").run([name, s.users.othello.id]);
+      other.close();
+    };
+    const rendered = async (content: string) => (await messageRow(s, (await send("hamlet", { type: "stream", to: "Denmark", topic: "renamed", content })).success().id))!.rendered_content;
+    expect(await rendered("@**Othello, the Moor of Venice**")).toContain(`data-user-id="${s.users.othello.id}"`);
+    rename("Othello Elsewhere");
+    try {
+      expect(await rendered("@**Othello Elsewhere**")).toContain(`data-user-id="${s.users.othello.id}"`);
+    } finally {
+      rename("Othello, the Moor of Venice");
+    }
+    expect(await rendered("@**Othello, the Moor of Venice**")).toContain(`data-user-id="${s.users.othello.id}"`);
   });
 
   test("a client's own messages start read for full clients, unread for API clients, or as read_by_sender says", async () => {
