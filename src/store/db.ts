@@ -61,7 +61,7 @@ export const changedRows = (table: string) => `${table} (rows changed)`;
 class Versions {
   private readonly byTable = new Map<string, number>();
   private all = 0;
-  private readonly memos = new Map<string, { value: unknown; stamp: number[] }>();
+  private readonly memos = new Map<string, { value: unknown; stamp: number }>();
 
   written(sql: string, into: Set<string>): void {
     const m = WRITE.exec(sql);
@@ -83,18 +83,23 @@ class Versions {
     for (const t of tables) this.byTable.set(t, (this.byTable.get(t) ?? 0) + 1);
   }
 
-  private stamp(tables: readonly string[]): number[] {
-    return [this.all, ...tables.map((t) => this.byTable.get(t) ?? 0)];
+  /**
+   * One number for the state of `tables`: versions only grow, so their sum (with the global version)
+   * changes exactly when one of them does. A number, not a list: memo runs several times per send.
+   */
+  private stamp(tables: readonly string[]): number {
+    let sum = this.all;
+    for (const t of tables) sum += this.byTable.get(t) ?? 0;
+    return sum;
   }
 
   async memo<T>(tables: readonly string[], key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> {
     const hit = this.memos.get(key);
     const now = this.stamp(tables);
-    if (hit && hit.stamp.every((v, i) => v === now[i])) return hit.value as T;
+    if (hit && hit.stamp === now) return hit.value as T;
     const value = await load();
     // a write committed while loading: don't remember what may already be old
-    const after = this.stamp(tables);
-    if (after.every((v, i) => v === now[i]) && (!keep || keep(value))) {
+    if (this.stamp(tables) === now && (!keep || keep(value))) {
       if (this.memos.size > 50_000) this.memos.clear();
       this.memos.set(key, { value, stamp: now });
     }
