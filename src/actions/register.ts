@@ -36,6 +36,8 @@ export async function registerQueue(app: App, me: UserRow, input: RegisterInput)
   const state: Record<string, unknown> = {};
   for (const [type, fetch] of Object.entries(STATE_FETCHERS)) {
     if (wanted && !wanted.includes(type)) continue;
+    // Zulip: the legacy muted_topics list only for clients that did not ask for user_topic by name
+    if (type === "muted_topics" && wanted?.includes("user_topic")) continue;
     Object.assign(state, await fetch(app, me, input));
   }
   return {

@@ -21,7 +21,25 @@ export async function setTopicVisibility(app: App, me: UserRow, streamId: number
   if ((current?.visibility_policy ?? VISIBILITY.inherit) === policy) return;
   const now = Math.floor(nowSecs(app));
   await app.db.tx((sql) => setUserTopic(sql, { user_id: me.id, stream_id: streamId, topic: current?.topic ?? n.topic, visibility_policy: policy, last_updated: now }));
-  app.events.publish({ type: "user_topic", stream_id: streamId, topic_name: current?.topic ?? n.topic, last_updated: now, visibility_policy: policy }, [me.id]);
+  await publishUserTopic(app, me.id, { stream_id: streamId, topic_name: current?.topic ?? n.topic, last_updated: now, visibility_policy: policy });
+}
+
+/**
+ * A committed change of a user's topic policy: the user_topic event and, as Zulip's
+ * do_set_user_topic_visibility_policy does, the legacy muted_topics event with the user's whole list
+ * (only queues of clients that did not ask for user_topic take it; see events/queue.ts).
+ */
+export async function publishUserTopic(app: App, userId: number, change: { stream_id: number; topic_name: string; last_updated: number; visibility_policy: number }) {
+  if (app.events.wantsType(userId, "muted_topics")) app.events.publish({ type: "muted_topics", muted_topics: await mutedTopicsOf(app, userId) }, [userId]);
+  app.events.publish({ type: "user_topic", ...change }, [userId]);
+}
+
+/** The legacy muted_topics list: [channel name, topic, time muted] for each muted topic of a known channel. */
+export async function mutedTopicsOf(app: App, userId: number): Promise<[string, string, number][]> {
+  const d = await loadDirectory(app);
+  return (await listUserTopics(app.db, userId))
+    .filter((r) => r.visibility_policy === VISIBILITY.muted && d.streams.has(r.stream_id))
+    .map((r) => [d.streams.get(r.stream_id)!.name, r.topic, Math.floor(r.last_updated)]);
 }
 
 /** PATCH /users/me/subscriptions/muted_topics (legacy): mute or unmute by channel name or id. */

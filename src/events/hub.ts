@@ -69,6 +69,12 @@ export class EventHub {
     for (const e of Array.isArray(formatted) ? formatted : [formatted]) q.push(extra && extra.queueId === q.id ? { ...e, ...extra.extra } : e);
   }
 
+  /** Whether some queue of the user takes events of this type. */
+  wantsType(userId: number, type: string): boolean {
+    for (const q of this.byUser.get(userId) ?? []) if (q.wants(type)) return true;
+    return false;
+  }
+
   hasQueues(userId: number): boolean {
     return (this.byUser.get(userId)?.size ?? 0) > 0;
   }

@@ -38,7 +38,11 @@ export class EventQueue {
   }
 
   wants(type: string): boolean {
-    return type === "heartbeat" || this.eventTypes === null || this.eventTypes.has(type);
+    if (type === "heartbeat" || this.eventTypes === null) return true;
+    // Zulip: a client that asked for user_topic never gets the legacy muted_topics event (it may ask
+    // for both, to get muted_topics only from servers older than user_topic)
+    if (type === "muted_topics" && this.eventTypes.has("user_topic")) return false;
+    return this.eventTypes.has(type);
   }
 
   /** Adds an event (if this queue wants its type) and answers a parked long-poll. */

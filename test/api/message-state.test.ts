@@ -16,13 +16,41 @@ describe("POST /user_topics", () => {
     const ev = await s.captureEvents(async () => {
       (await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "noise", visibility_policy: 1 })).success();
     });
-    expect(ev.of("hamlet")).toEqual([{ type: "user_topic", stream_id: verona, topic_name: "noise", last_updated: expect.any(Number), visibility_policy: 1 }]);
+    // a queue that takes every event type also gets Zulip's legacy muted_topics event, with the whole list
+    expect(ev.of("hamlet")).toEqual([
+      { type: "muted_topics", muted_topics: [["Verona", "noise", expect.any(Number)]] },
+      { type: "user_topic", stream_id: verona, topic_name: "noise", last_updated: expect.any(Number), visibility_policy: 1 },
+    ]);
     expect(ev.of("othello")).toEqual([]);
     expect(await s.app.db.get("SELECT visibility_policy FROM user_topics WHERE user_id = ? AND topic = 'noise'", [s.users.hamlet.id])).toEqual({ visibility_policy: 1 });
     (await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "NOISE", visibility_policy: 3 })).success();
     expect(await s.app.db.all("SELECT topic, visibility_policy FROM user_topics WHERE user_id = ?", [s.users.hamlet.id])).toEqual([{ topic: "noise", visibility_policy: 3 }]);
     (await s.users.hamlet.client.post("/user_topics", { stream_id: verona, topic: "noise", visibility_policy: 0 })).success();
     expect(await s.app.db.all("SELECT * FROM user_topics WHERE user_id = ?", [s.users.hamlet.id])).toEqual([]);
+  });
+
+  test("the legacy muted_topics event and list go only to clients that did not ask for user_topic by name", async () => {
+    const hamlet = s.users.hamlet.client;
+    const legacy = (await hamlet.post("/register", { event_types: ["muted_topics"] } as any)).success();
+    const both = (await hamlet.post("/register", { event_types: ["user_topic", "muted_topics"] } as any)).success();
+    const modern = (await hamlet.post("/register", { event_types: ["user_topic"] } as any)).success();
+    expect(legacy.muted_topics).toEqual([]);
+    expect(legacy.user_topics).toBeUndefined();
+    expect(both.muted_topics).toBeUndefined();
+    expect(both.user_topics).toEqual([]);
+    expect(modern.muted_topics).toBeUndefined();
+    const events = async (queue_id: string) => (await hamlet.get("/events", { queue_id, last_event_id: -1, dont_block: true } as any)).success().events;
+    (await hamlet.post("/user_topics", { stream_id: verona, topic: "hush", visibility_policy: 1 })).success();
+    (await hamlet.post("/user_topics", { stream_id: verona, topic: "loud", visibility_policy: 3 })).success();
+    // a follow changes no mute, but Zulip sends the list again all the same
+    const list = [["Verona", "hush", expect.any(Number)]];
+    expect(await events(legacy.queue_id)).toEqual([
+      { id: 0, type: "muted_topics", muted_topics: list },
+      { id: 1, type: "muted_topics", muted_topics: list },
+    ]);
+    expect((await events(both.queue_id)).map((e: any) => e.type)).toEqual(["user_topic", "user_topic"]);
+    expect((await hamlet.post("/register", { event_types: ["muted_topics"] } as any)).success().muted_topics).toEqual(list);
+    for (const topic of ["hush", "loud"]) (await hamlet.post("/user_topics", { stream_id: verona, topic, visibility_policy: 0 })).success();
   });
 
   test("refuses bad policies and channels without access", async () => {

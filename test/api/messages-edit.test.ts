@@ -410,7 +410,8 @@ describe("moving between channels", () => {
     const ev = await s.captureEvents(async () => {
       (await patch("hamlet", quiet, { topic: "quieter", send_notification_to_new_thread: false })).success();
     });
-    expect(ev.types()).toEqual(["update_message", "user_topic"]);
+    // (muted_topics: Zulip's legacy event beside each user_topic one, for queues that take every type)
+    expect(ev.types().sort()).toEqual(["muted_topics", "update_message", "user_topic"]);
     expect(ev.of("hamlet").filter((e) => e.type === "user_topic").map((e: any) => [e.topic_name, e.visibility_policy])).toEqual([
       ["quiet", 0],
       ["quieter", 3],

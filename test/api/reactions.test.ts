@@ -209,8 +209,9 @@ describe("POST /messages/{id}/reactions", () => {
     const ev = await s.captureEvents(async () => {
       (await react("cordelia", id, { emoji_name: "eyes" })).success();
     });
-    expect(ev.of("cordelia").map((e) => e.type)).toEqual(["reaction", "user_topic"]);
-    expect(ev.of("cordelia")[1]).toMatchObject({ type: "user_topic", stream_id: verona, topic_name: "follow me", visibility_policy: 3 });
+    expect(ev.of("cordelia").map((e) => e.type)).toEqual(["reaction", "muted_topics", "user_topic"]);
+    expect(ev.of("cordelia")[1]).toEqual({ type: "muted_topics", muted_topics: [] });
+    expect(ev.of("cordelia")[2]).toMatchObject({ type: "user_topic", stream_id: verona, topic_name: "follow me", visibility_policy: 3 });
     const row = await s.app.db.get<any>("SELECT visibility_policy FROM user_topics WHERE user_id = ? AND stream_id = ? AND topic = ?", [s.users.cordelia.id, verona, "follow me"]);
     expect(row.visibility_policy).toBe(3);
   });

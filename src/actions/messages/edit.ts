@@ -288,7 +288,7 @@ async function applyEdit(app: App, d: Directory, me: UserRow, row: MessageRow, i
     }
   });
   if (effects) await applyAttachmentEffects(app, effects);
-  publishPolicyChanges(app, policyChanges, ts);
+  await publishPolicyChanges(app, policyChanges, ts);
   await publishEdit(app, d, me, row, input, plan, ts, { contentHolders, flagsAfter, holdersBefore, lost, gained });
   if (moved && oldStream) await notifyMove(app, d, me, row, input, plan, now, topicMove!.movedAll);
   return { detached_uploads: detachedUploads(effects, me.id) };

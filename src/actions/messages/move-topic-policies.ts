@@ -2,6 +2,7 @@ import type { App } from "../../app";
 import { AUTO, VISIBILITY, type AutoPrefs } from "../../domain/user-topics";
 import type { Sql } from "../../store/db";
 import { findUserTopic, listTopicPolicies, setUserTopic } from "../../store/user-topics";
+import { publishUserTopic } from "../user-topics";
 
 /** A user's topic policy that a move changed: announced with a user_topic event once committed. */
 export interface PolicyChange {
@@ -81,8 +82,6 @@ export async function initiationPolicy(sql: Sql, senderId: number, prefs: AutoPr
 }
 
 /** The user_topic events for committed changes, each to its user. */
-export function publishPolicyChanges(app: App, changes: PolicyChange[], now: number): void {
-  for (const c of changes) {
-    app.events.publish({ type: "user_topic", stream_id: c.streamId, topic_name: c.topic, last_updated: now, visibility_policy: c.policy }, [c.userId]);
-  }
+export async function publishPolicyChanges(app: App, changes: PolicyChange[], now: number): Promise<void> {
+  for (const c of changes) await publishUserTopic(app, c.userId, { stream_id: c.streamId, topic_name: c.topic, last_updated: now, visibility_policy: c.policy });
 }

@@ -12,6 +12,7 @@ import { accessMessage } from "./access";
 import { actionAudience } from "./delete";
 import { loadDirectory } from "./directory";
 import { customEmojiOf } from "../emoji-request";
+import { publishUserTopic } from "../user-topics";
 
 export interface ReactionInput {
   emojiName?: string;
@@ -66,7 +67,7 @@ export async function addReaction(app: App, me: UserRow, messageId: number, inpu
   const holders = (await listHolders(app.db, messageId)).map((h) => h.user_id);
   app.events.publish(reactionEvent(me, "add", messageId, reaction), await actionAudience(app, d, row, holders));
   if (policy !== null) {
-    app.events.publish({ type: "user_topic", stream_id: row.stream_id, topic_name: row.topic, last_updated: now, visibility_policy: policy }, [me.id]);
+    await publishUserTopic(app, me.id, { stream_id: row.stream_id!, topic_name: row.topic, last_updated: now, visibility_policy: policy });
   }
 }
 

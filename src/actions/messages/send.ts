@@ -29,6 +29,7 @@ import { loadTopicLinkifiers, messageDict } from "./format";
 import { rerenderMessages } from "./edit";
 import { emptyTopicName, hasAlertWord, render } from "./render";
 import { alertWordsOf } from "../alert-words";
+import { publishUserTopic } from "../user-topics";
 
 /** More subscribers (or topic participants) than this make a wildcard mention need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -426,10 +427,7 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   if (p.rendered.uploadPaths.length && p.rendered.html.includes("image-loading-placeholder")) await rerenderMessages(app, [id]);
   if (addressee.kind === "stream") {
     for (const c of topicChanges) {
-      app.events.publish(
-        { type: "user_topic", stream_id: addressee.stream.id, topic_name: addressee.topic, last_updated: Math.floor(now), visibility_policy: c.policy },
-        [c.userId],
-      );
+      await publishUserTopic(app, c.userId, { stream_id: addressee.stream.id, topic_name: addressee.topic, last_updated: Math.floor(now), visibility_policy: c.policy });
     }
   }
   const out: SendResult = { id };
