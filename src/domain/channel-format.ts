@@ -66,6 +66,25 @@ export function subscriptionDict(s: StreamRow, sub: SubscriptionRow, ctx: Format
 
 const nullableBool = (v: number | null) => (v === null ? null : Boolean(v));
 
+/** A subscription's notification settings, and the user's global setting each one inherits when unset. */
+const INHERITED_FROM = {
+  desktop_notifications: "enable_stream_desktop_notifications",
+  audible_notifications: "enable_stream_audible_notifications",
+  push_notifications: "enable_stream_push_notifications",
+  email_notifications: "enable_stream_email_notifications",
+  wildcard_mentions_notify: "wildcard_mentions_notify",
+} as const;
+
+/**
+ * For a client without the notification_settings_null capability (the API before Zulip 2.1, and any
+ * client that declares no capabilities), unset (null) notification settings are given as the user's
+ * global values, as Zulip's build_stream_dict_for_sub does.
+ */
+export function withInheritedNotifications(dict: Record<string, unknown>, globals: Record<string, unknown>): Record<string, unknown> {
+  for (const [own, global] of Object.entries(INHERITED_FROM)) if (dict[own] === null) dict[own] = globals[global];
+  return dict;
+}
+
 /** Unicode noncharacters (U+FDD0..U+FDEF and the last two of every plane). */
 function isNoncharacter(cp: number): boolean {
   return (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe;

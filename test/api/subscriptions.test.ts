@@ -277,6 +277,26 @@ describe("reading subscriptions", () => {
     expect(rome).toMatchObject({ is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null });
   });
 
+  test("in /register, unset notification settings are null only for clients with notification_settings_null", async () => {
+    const cordelia = s.users.cordelia.client;
+    const id = await createChannel(s, "iago", "Notices", { subscribers: ["cordelia"] });
+    (await cordelia.patch(`/users/me/subscriptions/${id}`, { property: "push_notifications", value: false })).success();
+    (await cordelia.patch("/settings", { enable_stream_desktop_notifications: true, enable_stream_push_notifications: true, wildcard_mentions_notify: false })).success();
+    const mine = async (capabilities?: Record<string, boolean>) =>
+      ((await cordelia.post("/register", { event_types: ["subscription"], ...(capabilities ? { client_capabilities: capabilities } : {}) } as any)).success().subscriptions as any[]).find(
+        (x) => x.stream_id === id,
+      );
+    const settings = (x: any) => [x.desktop_notifications, x.audible_notifications, x.push_notifications, x.email_notifications, x.wildcard_mentions_notify];
+    expect(settings(await mine({ notification_settings_null: true }))).toEqual([null, null, false, null, null]);
+    // Zulip's build_stream_dict_for_sub: the user's global values, the channel's own where set
+    const globals = (await cordelia.post("/register", { event_types: ["user_settings"], client_capabilities: { user_settings_object: true } } as any)).success().user_settings;
+    const inherited = [true, globals.enable_stream_audible_notifications, false, globals.enable_stream_email_notifications, false];
+    expect(settings(await mine())).toEqual(inherited);
+    expect(settings(await mine({ notification_settings_null: false }))).toEqual(inherited);
+    expect(inherited.every((v) => typeof v === "boolean")).toBe(true);
+    (await cordelia.patch("/settings", { enable_stream_desktop_notifications: false, enable_stream_push_notifications: false, wildcard_mentions_notify: true })).success();
+  });
+
   test("GET /users/{user_id}/subscriptions/{stream_id} answers is_subscribed for channels the caller may know of", async () => {
     const rome = await channelId(s, "Rome");
     expect((await s.users.cordelia.client.get(`/users/${s.users.othello.id}/subscriptions/${rome}`)).success().is_subscribed).toBe(false);
