@@ -3,6 +3,7 @@ import { openDb, type Db } from "./store/db";
 import { migrate } from "./store/migrate";
 import { EventHub } from "./events/hub";
 import { GroupGraph } from "./domain/group-graph";
+import { emptyTopicNameOf } from "./domain/topic";
 import { findRealm, type RealmRow } from "./store/realm";
 import { listMemberships, listSubgroupEdges, listSystemGroups } from "./store/groups";
 import { REALM_PROPERTY_DEFAULTS, type RealmSettings } from "./domain/realm-settings";
@@ -60,7 +61,11 @@ export async function openApp(config: Config, opts: OpenOptions = {}): Promise<A
     db,
     clock,
     log: createLog(opts.quiet),
-    events: new EventHub(() => clock.now(), { idleSecs: config.retention.event_queue_idle_minutes * 60, heartbeatMs }),
+    events: new EventHub(() => clock.now(), {
+      idleSecs: config.retention.event_queue_idle_minutes * 60,
+      heartbeatMs,
+      emptyTopicName: () => emptyTopicNameOf(app.realm?.settings),
+    }),
     realm: null,
     groups: new GroupGraph([], []),
     systemGroups: new Map(),

@@ -63,6 +63,15 @@ export function resolveChange(from: string, to: string): "resolved" | "unresolve
 /** Case-insensitive topic identity (topics are matched without case in Zulip). */
 export const topicKey = (streamId: number, topic: string) => `${streamId}\u0000${topic.toLowerCase()}`;
 
+/** realm_empty_topic_display_name when the organization has not named the empty topic. */
+export const DEFAULT_EMPTY_TOPIC_NAME = "general chat";
+
+/** The organization's name for the empty topic, from its settings. */
+export const emptyTopicNameOf = (settings: Record<string, unknown> | undefined) => {
+  const v = settings?.empty_topic_display_name;
+  return typeof v === "string" && v ? v : DEFAULT_EMPTY_TOPIC_NAME;
+};
+
 /** The empty topic as clients without the empty_topic_name capability see it. */
 export const displayTopic = (topic: string, emptyTopicDisplayName: string, allowEmpty: boolean) =>
   topic === "" && !allowEmpty ? emptyTopicDisplayName : topic;

@@ -2,18 +2,16 @@ import type { Event } from "./queue";
 import type { EventQueue } from "./queue";
 import { matchesQueueNarrow } from "../domain/narrow";
 
-/** What clients without the `empty_topic_name` capability see for the empty topic (realm_empty_topic_display_name). */
-export const EMPTY_TOPIC_DISPLAY_NAME = "general chat";
-
 /**
  * Per-queue shaping of an event, decided at /register: message content as HTML or Markdown
  * (apply_markdown), gravatar URLs left to the client (client_gravatar), the queue's narrow, and
  * the client capabilities (empty_topic_name, bulk_message_deletion, stream_typing_notifications).
  * Returns null to drop it, or several events for one (the older forms of some events).
  */
-export function formatForQueue(event: Event, q: EventQueue): Event | Event[] | null {
+export function formatForQueue(event: Event, q: EventQueue, emptyTopicName: string): Event | Event[] | null {
   const caps = q.options.capabilities ?? {};
-  const topic = (t: unknown) => (t === "" && !caps.empty_topic_name ? EMPTY_TOPIC_DISPLAY_NAME : t);
+  // clients without empty_topic_name see the organization's name for the empty topic (realm_empty_topic_display_name)
+  const topic = (t: unknown) => (t === "" && !caps.empty_topic_name ? emptyTopicName : t);
   if (event.type === "message") {
     const message = event.message as Record<string, unknown>;
     const { rendered_content, raw_content, avatar_url_full, ...rest } = message as any;
@@ -69,6 +67,16 @@ export function formatForQueue(event: Event, q: EventQueue): Event | Event[] | n
     return { type: "user_group", op: "remove", group_id: event.group_id };
   }
   if (event.type === "user_topic") return { ...event, topic_name: topic(event.topic_name) };
+  if (event.type === "update_message_flags" && event.message_details && !caps.empty_topic_name) {
+    const details: Record<string, unknown> = {};
+    for (const [id, d] of Object.entries(event.message_details as Record<string, Record<string, unknown>>)) {
+      details[id] = d.type === "stream" ? { ...d, topic: topic(d.topic) } : d;
+    }
+    return { ...event, message_details: details };
+  }
+  if (event.type === "muted_topics" && !caps.empty_topic_name) {
+    return { ...event, muted_topics: (event.muted_topics as [string, string, number][]).map(([c, t, ts]) => [c, topic(t), ts]) };
+  }
   // Archiving a channel: clients that keep archived channels (archived_channels) get is_archived and
   // keep it; older clients get stream delete instead (and on unarchiving, stream create).
   if (event.type === "stream" && event.op === "delete" && "for_archiving" in event) {

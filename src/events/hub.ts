@@ -17,7 +17,7 @@ export class EventHub {
 
   constructor(
     private readonly now: () => number,
-    readonly settings: { idleSecs: number; heartbeatMs: () => number },
+    readonly settings: { idleSecs: number; heartbeatMs: () => number; emptyTopicName: () => string },
   ) {}
 
   register(options: QueueOptions): EventQueue {
@@ -45,26 +45,28 @@ export class EventHub {
 
   /** Sends one event to every queue of each user in `userIds`. */
   publish(event: Event, userIds: Iterable<number>, extra?: { queueId?: string; extra: Record<string, unknown> }): void {
+    const emptyTopicName = this.settings.emptyTopicName();
     for (const userId of userIds) {
       const set = this.byUser.get(userId);
       if (!set) continue;
-      for (const q of set) this.deliver(q, event, extra);
+      for (const q of set) this.deliver(q, event, emptyTopicName, extra);
     }
   }
 
   /** Sends each user their own version of an event (per-user flags and the like). */
   publishEach(userIds: Iterable<number>, build: (userId: number) => Event | null): void {
+    const emptyTopicName = this.settings.emptyTopicName();
     for (const userId of userIds) {
       const set = this.byUser.get(userId);
       if (!set) continue;
       const event = build(userId);
-      if (event) for (const q of set) this.deliver(q, event);
+      if (event) for (const q of set) this.deliver(q, event, emptyTopicName);
     }
   }
 
-  private deliver(q: EventQueue, event: Event, extra?: { queueId?: string; extra: Record<string, unknown> }) {
+  private deliver(q: EventQueue, event: Event, emptyTopicName: string, extra?: { queueId?: string; extra: Record<string, unknown> }) {
     if (!q.wants(event.type)) return;
-    const formatted = formatForQueue(event, q);
+    const formatted = formatForQueue(event, q, emptyTopicName);
     if (formatted === null) return;
     for (const e of Array.isArray(formatted) ? formatted : [formatted]) q.push(extra && extra.queueId === q.id ? { ...e, ...extra.extra } : e);
   }
@@ -121,17 +123,18 @@ export class EventHub {
     return this.queues.size;
   }
 
-  /**
-   * Sends an event to the all_public_streams queues of users not in `exclude` (a public channel's
-   * message to those who registered for every public channel).
-   */
   /** Whether any queue was registered with all_public_streams. */
   get hasAllPublicQueues(): boolean {
     return this.allPublic.size > 0;
   }
 
+  /**
+   * Sends an event to the all_public_streams queues of users not in `exclude` (a public channel's
+   * message to those who registered for every public channel).
+   */
   publishToAllPublicQueues(event: Event, exclude: ReadonlySet<number>): void {
-    for (const q of this.allPublic) if (!exclude.has(q.userId)) this.deliver(q, event);
+    const emptyTopicName = this.settings.emptyTopicName();
+    for (const q of this.allPublic) if (!exclude.has(q.userId)) this.deliver(q, event, emptyTopicName);
   }
 
   private remove(q: EventQueue) {

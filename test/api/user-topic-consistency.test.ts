@@ -14,7 +14,7 @@ import { VISIBILITY } from "../../src/domain/user-topics";
 
 const PEOPLE = ["hamlet", "othello", "iago"] as const;
 type Person = (typeof PEOPLE)[number];
-const TOPICS = ["ghost", "play", "Ghost", "moved"] as const;
+const TOPICS = ["ghost", "play", "Ghost", "moved", ""] as const;
 
 type Op =
   | { kind: "policy"; who: Person; channel: number; topic: string; policy: number }

@@ -4,19 +4,14 @@ import { loadRenderer, type RenderContext, type RenderResult } from "../../domai
 import { listSubscribedStreamIds } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
 import { loadDirectory, realmEmojiUrl, type Directory } from "./directory";
-import { normalizeContent } from "../../domain/topic";
+import { emptyTopicNameOf, normalizeContent } from "../../domain/topic";
 import { badRequest } from "../../errors";
 import { uploadPathsIn } from "../../uploads/paths";
 import { uploadedImages } from "../uploads";
 import { linkifierList } from "../linkifiers";
 
-export const EMPTY_TOPIC_DISPLAY_NAME = "general chat";
-
 /** The organization's name for the empty topic (realm_empty_topic_display_name). */
-export function emptyTopicName(app: App): string {
-  const v = realmOf(app).settings.empty_topic_display_name;
-  return typeof v === "string" && v ? v : EMPTY_TOPIC_DISPLAY_NAME;
-}
+export const emptyTopicName = (app: App): string => emptyTopicNameOf(realmOf(app).settings);
 
 /**
  * The renderer's view of the organization for one sender, over the in-memory directory. Channel
