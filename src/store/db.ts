@@ -3,7 +3,7 @@ import Database from "libsql";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Mutex } from "../lib/mutex";
-import { startCheckpointer } from "./checkpointer";
+import { startCheckpointer, type CheckpointerOptions } from "./checkpointer";
 
 type Args = InArgs | unknown[];
 type RunResult = { changes: number; lastId: number };
@@ -224,7 +224,7 @@ function remoteSql(ex: Client | Transaction, versions: Versions, written: Set<st
  * in-process mutex, so SQLite never waits on its own lock (a local call blocks the event loop while it
  * waits). A remote libSQL server (libsql://, http://) goes through @libsql/client and its transactions.
  */
-export async function openDb(url: string, authToken?: string, opts: { viaClient?: boolean } = {}): Promise<Db> {
+export async function openDb(url: string, authToken?: string, opts: { viaClient?: boolean; checkpoints?: Partial<CheckpointerOptions> } = {}): Promise<Db> {
   // viaClient: a file: URL through @libsql/client, which exercises the remote code path in tests
   const local = url.startsWith("file:") && !opts.viaClient;
   const versions = new Versions();
@@ -237,7 +237,25 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
     const reader = new LocalConnection(new Database(path));
     const writer = new LocalConnection(new Database(path));
     for (const c of [writer, reader]) for (const p of PRAGMAS) c.exec(p);
-    const checkpointer = startCheckpointer(path, (pages) => writer.exec(`PRAGMA wal_autocheckpoint = ${pages}`), (message) => console.error(`parley: ${message}`));
+    const checkpointer = startCheckpointer(
+      path,
+      {
+        setAutoCheckpoint: (pages) => writer.exec(`PRAGMA wal_autocheckpoint = ${pages}`),
+        checkpoint: () => writer.exec("PRAGMA wal_checkpoint(PASSIVE)"),
+        // a burst leaves the log file as long as it grew; once writes are quiet, cut it back to nothing
+        truncate: () =>
+          void mutex.run(async () => {
+            if (closed) return;
+            try {
+              writer.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+            } catch {
+              // the log stays as long as it is until the next quiet spell or close
+            }
+          }),
+      },
+      (message) => console.error(`parley: ${message}`),
+      opts.checkpoints,
+    );
 
     const tx = <T>(fn: (sql: Sql) => Promise<T>): Promise<T> =>
       mutex.run(async () => {
