@@ -1,7 +1,7 @@
 import { nowSecs, realmOf, reloadGroups, type App } from "../app";
 import { isAdmin, ROLE, ROLES, systemGroupsForRole, type SystemGroupName } from "../domain/roles";
 import { isFullMember } from "../domain/user-groups";
-import { botDict, canSeeDeliveryEmail, EMAIL_VISIBILITY, emailVisibilityOf, userDict, type ProfileData } from "../domain/user-format";
+import { botDict, canSeeDeliveryEmail, EMAIL_VISIBILITY, emailVisibilityOf, inaccessibleUserDict, userDict, type ProfileData } from "../domain/user-format";
 import { fullNameProblem, isValidEmail, passwordProblem } from "../domain/validate";
 import { adminRequired, badRequest, unauthorized } from "../errors";
 import { generateApiKey } from "../lib/random";
@@ -104,12 +104,19 @@ export async function createUser(app: App, _actor: UserRow | null, input: NewUse
   });
   await reloadGroups(app);
   const user = (await findUserById(app.db, userId))!;
-  const audience = await splitByEmailAccess(app, user, await usersWhoCanAccess(app, userId));
+  const canAccess = await usersWhoCanAccess(app, userId);
+  const audience = await splitByEmailAccess(app, user, canAccess);
   for (const [ids, deliveryEmail] of [[audience.see, true], [audience.blind, false]] as const) {
     const person = userDict(user, { clientGravatar: false, profileData: user.is_bot ? undefined : {}, deliveryEmail });
     if (ids.length) app.events.publish({ type: "realm_user", op: "add", person }, ids);
   }
   const everyone = await listActiveUserIds(app.db, realm.id);
+  // guests who may not see the new user: an "Unknown user" for clients without user_list_incomplete
+  if (canAccess.length < everyone.length) {
+    const seeing = new Set(canAccess);
+    const blind = everyone.filter((id) => !seeing.has(id));
+    app.events.publish({ type: "realm_user", op: "add", person: inaccessibleUserDict(userId, emailHost(app)), inaccessible_user: true }, blind);
+  }
   for (const g of groups) app.events.publish({ type: "user_group", op: "add_members", group_id: g, user_ids: [userId] }, everyone);
   if (user.is_bot) {
     const bot = botDict(user, await streamNames(app, [user]));

@@ -1,4 +1,4 @@
-import { isAdmin, isGuest, isModerator, isOwner } from "./roles";
+import { isAdmin, isGuest, isModerator, isOwner, ROLE } from "./roles";
 import type { UserRow } from "../store/users";
 
 /** The personal setting email_address_visibility: who may see a user's real (delivery) email. */
@@ -84,6 +84,36 @@ export function userDict(u: UserRow, opts: { clientGravatar: boolean; profileDat
   if (opts.profileData && !u.is_bot) out.profile_data = opts.profileData;
   return out;
 }
+
+/**
+ * A user a guest may not see, for clients without the user_list_incomplete capability (Zulip's
+ * get_data_for_inaccessible_user): the usual user object, placeholder data but for the id.
+ */
+export function inaccessibleUserDict(userId: number, host: string) {
+  const email = dummyEmail(userId, host);
+  return {
+    user_id: userId,
+    email,
+    delivery_email: null,
+    full_name: INACCESSIBLE_USER_NAME,
+    avatar_url: gravatarUrl(email),
+    avatar_version: 1,
+    date_joined: new Date(0).toISOString(),
+    timezone: "",
+    role: ROLE.member,
+    is_active: true,
+    is_admin: false,
+    is_owner: false,
+    is_guest: false,
+    is_bot: false,
+    is_imported_stub: false,
+    bot_type: null,
+    profile_data: {},
+  };
+}
+
+/** How users a guest may not see are named (Zulip's INACCESSIBLE_USER_NAME). */
+export const INACCESSIBLE_USER_NAME = "Unknown user";
 
 /**
  * A bot as its owner and the administrators see it (realm_bots, realm_bot add events).

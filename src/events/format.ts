@@ -66,6 +66,12 @@ export function formatForQueue(event: Event, q: EventQueue, emptyTopicName: stri
   if (event.type === "user_group" && event.op === "update" && (event.data as any)?.deactivated === true && !caps.include_deactivated_groups) {
     return { type: "user_group", op: "remove", group_id: event.group_id };
   }
+  // a user the guest may not see: only clients that keep a complete user list (Zulip's inaccessible_user)
+  if (event.type === "realm_user" && event.inaccessible_user) {
+    if (caps.user_list_incomplete) return null;
+    const { inaccessible_user: _, ...rest } = event as any;
+    return rest;
+  }
   if (event.type === "user_topic") return { ...event, topic_name: topic(event.topic_name) };
   if (event.type === "update_message_flags" && event.message_details && !caps.empty_topic_name) {
     const details: Record<string, unknown> = {};

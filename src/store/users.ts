@@ -113,7 +113,7 @@ export const maxMessageIdOf = async (sql: Sql, userId: number) =>
  * and the system bots.
  */
 export async function listAccessibleUserIds(sql: Sql, userId: number): Promise<Set<number>> {
-  const [peers, dms, systemBots] = await Promise.all([
+  const [peers, dms, bots] = await Promise.all([
     sql.all<{ user_id: number }>(
       `SELECT DISTINCT s2.user_id FROM subscriptions s1 JOIN subscriptions s2 ON s2.stream_id = s1.stream_id AND s2.active = 1
        WHERE s1.user_id = ? AND s1.active = 1`,
@@ -124,11 +124,11 @@ export async function listAccessibleUserIds(sql: Sql, userId: number): Promise<S
        WHERE um.user_id = ? AND m.dm_key IS NOT NULL`,
       [userId],
     ),
-    // the system bots (Notification Bot, Welcome Bot: no owner) are everyone's, like Zulip's cross-realm bots
-    sql.all<{ id: number }>("SELECT id FROM users WHERE is_bot = 1 AND bot_owner_id IS NULL AND realm_id = (SELECT realm_id FROM users WHERE id = ?)", [userId]),
+    // bots are everyone's to see, whoever owns them (Zulip's user_access_restricted_in_realm)
+    sql.all<{ id: number }>("SELECT id FROM users WHERE is_bot = 1 AND realm_id = (SELECT realm_id FROM users WHERE id = ?)", [userId]),
   ]);
   const out = new Set<number>([userId]);
-  for (const b of systemBots) out.add(b.id);
+  for (const b of bots) out.add(b.id);
   for (const p of peers) out.add(p.user_id);
   for (const d of dms) for (const id of d.dm_key.split(",")) if (id) out.add(Number(id));
   return out;

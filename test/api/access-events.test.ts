@@ -4,6 +4,7 @@ import { insertMessage, makeStream, makeUser, setRealmSettings } from "../helper
 import { ROLE } from "../../src/domain/roles";
 import { notificationBot } from "../../src/actions/messages/notification-bot";
 import { systemBot } from "../../src/actions/system-bots";
+import { emailHost } from "../../src/actions/email-visibility";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -303,5 +304,69 @@ describe("system bots and deactivated users in a guest's view", () => {
     expect(add).toMatchObject({ op: "add", person: { user_id: gone.id, full_name: "Long Gone", is_active: false } });
     const reg = (await guest.client.post("/register", { fetch_event_types: ["realm_user"] })).success();
     expect(reg.realm_non_active_users.map((u: any) => u.user_id)).toContain(gone.id);
+  });
+});
+
+describe("bots and new users in a limited guest's view", () => {
+  const register = async (client: any, caps: Record<string, boolean>) =>
+    (await client.post("/register", { event_types: ["realm_user"], client_capabilities: caps })).success();
+  const poll = async (client: any, queue_id: string) => (await client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success().events as any[];
+
+  test("a guest sees every bot, whoever owns it (Zulip: bots are never restricted)", async () => {
+    const guest = await makeUser(s, "Bot Spotter", ROLE.guest);
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        (await s.users.hamlet.client.post("/bots", { full_name: "Hamlet's Helper", short_name: "helper", bot_type: 1 })).success();
+      });
+      const bot = (await s.app.db.get<{ id: number }>("SELECT id FROM users WHERE full_name = 'Hamlet''s Helper'"))!.id;
+      expect(realmUserEvents(events.ofUser(guest.id))).toEqual([expect.objectContaining({ op: "add", person: expect.objectContaining({ user_id: bot, full_name: "Hamlet's Helper", is_bot: true, bot_owner_id: s.users.hamlet.id }) })]);
+      const state = await register(guest.client, { user_list_incomplete: true });
+      expect(state.realm_users.find((u: any) => u.user_id === bot)).toMatchObject({ full_name: "Hamlet's Helper", is_bot: true });
+      expect((await guest.client.get(`/users/${bot}`)).success().user).toMatchObject({ user_id: bot, full_name: "Hamlet's Helper" });
+    } finally {
+      await allowEveryone();
+    }
+  });
+
+  test("a new user the guest may not see: nothing for user_list_incomplete clients, an Unknown user for the others", async () => {
+    const guest = await makeUser(s, "Partial Guest", ROLE.guest);
+    await limitAccess();
+    try {
+      const modern = await register(guest.client, { user_list_incomplete: true });
+      const legacy = await register(guest.client, {});
+      const { user_id } = (await s.users.desdemona.client.post("/users", { email: "hidden.newcomer@zulip.com", password: "s3cret-pass", full_name: "Hidden Newcomer" })).success();
+      const host = emailHost(s.app);
+      const placeholder = {
+        user_id,
+        email: `user${user_id}@${host}`,
+        delivery_email: null,
+        full_name: "Unknown user",
+        avatar_url: expect.stringContaining("https://secure.gravatar.com/avatar/"),
+        avatar_version: 1,
+        date_joined: "1970-01-01T00:00:00.000Z",
+        timezone: "",
+        role: ROLE.member,
+        is_active: true,
+        is_admin: false,
+        is_owner: false,
+        is_guest: false,
+        is_bot: false,
+        is_imported_stub: false,
+        bot_type: null,
+        profile_data: {},
+      };
+      expect((await poll(guest.client, modern.queue_id)).filter((e) => e.type === "realm_user")).toEqual([]);
+      expect((await poll(guest.client, legacy.queue_id)).filter((e) => e.type === "realm_user")).toEqual([{ type: "realm_user", op: "add", person: placeholder, id: expect.any(Number) }]);
+      // /register agrees: left out, or the same placeholder, in user id order
+      expect((await register(guest.client, { user_list_incomplete: true })).realm_users.map((u: any) => u.user_id)).not.toContain(user_id);
+      const again = (await register(guest.client, {})).realm_users;
+      expect(again.find((u: any) => u.user_id === user_id)).toEqual(placeholder);
+      expect(again.map((u: any) => u.user_id)).toEqual(again.map((u: any) => u.user_id).sort((a: number, b: number) => a - b));
+      // members see the real user
+      expect((await s.users.hamlet.client.get(`/users/${user_id}`)).success().user.full_name).toBe("Hidden Newcomer");
+    } finally {
+      await allowEveryone();
+    }
   });
 });

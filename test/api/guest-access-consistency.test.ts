@@ -2,13 +2,14 @@
  * Who a guest can see, when guests may not see everyone (can_access_all_users_group = members): the
  * users of the guest's /register, kept by realm_user add, update and remove events, equal a fresh
  * /register's (see helpers/consistency.ts), after random subscriptions and unsubscriptions of the
- * guest and of others, direct messages, renames, deactivations and reactivations, and the setting
- * itself switched back and forth. Zulip's rule: a guest sees the people in their channels and
- * direct-message conversations, and bots.
+ * guest and of others, direct messages, renames, deactivations and reactivations, new users and bots,
+ * and the setting itself switched back and forth. Zulip's rule: a guest sees the people in their
+ * channels and direct-message conversations, and bots. A client without user_list_incomplete keeps
+ * everyone else as "Unknown user" placeholders (and turns a realm_user remove into one).
  */
 import { describe, test } from "bun:test";
 import fc from "fast-check";
-import { startServer, type CastName } from "../helpers/server";
+import { MODERN_CAPABILITIES, startServer, type CastName } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { checkSequences, follow, type Slice } from "../helpers/consistency";
 
@@ -22,6 +23,7 @@ type Op =
   | { kind: "dm"; from: Other | typeof GUEST; to: Other | typeof GUEST }
   | { kind: "rename"; who: Other; n: number }
   | { kind: "deactivate"; who: Other; back: boolean }
+  | { kind: "create"; bot: boolean }
   | { kind: "restrict"; on: boolean };
 
 const anyone = fc.constantFrom<Other | typeof GUEST>(...OTHERS, GUEST);
@@ -31,14 +33,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("dm" as const), from: anyone, to: anyone }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rename" as const), who: other, n: fc.nat({ max: 5 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("deactivate" as const), who: other, back: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("create" as const), bot: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("restrict" as const), on: fc.boolean() }) },
 );
 
 /** user id → what the guest knows of them */
 type Seen = Map<number, { full_name: string; is_active: boolean }>;
 
-const SEEN: Slice<Seen> = {
-  register: { event_types: ["realm_user"] },
+const seen = (userListIncomplete: boolean): Slice<Seen> => ({
+  register: { event_types: ["realm_user"], client_capabilities: { ...MODERN_CAPABILITIES, user_list_incomplete: userListIncomplete } },
   fromRegister(r) {
     const out: Seen = new Map();
     for (const u of r.realm_users) out.set(u.user_id, { full_name: u.full_name, is_active: true });
@@ -48,7 +51,11 @@ const SEEN: Slice<Seen> = {
   apply(st, e) {
     if (e.type !== "realm_user") return;
     if (e.op === "add") st.set(e.person.user_id, { full_name: e.person.full_name, is_active: e.person.is_active ?? true });
-    if (e.op === "remove") st.delete(e.person.user_id);
+    // what Zulip's own apply_event does
+    if (e.op === "remove") {
+      if (userListIncomplete) st.delete(e.person.user_id);
+      else st.set(e.person.user_id, { full_name: "Unknown user", is_active: true });
+    }
     if (e.op === "update") {
       const u = st.get(e.person.user_id);
       if (!u) return;
@@ -57,9 +64,9 @@ const SEEN: Slice<Seen> = {
     }
   },
   summary: (st) => [...st].sort((a, b) => a[0] - b[0]).map(([id, u]) => `${id} ${u.full_name}${u.is_active ? "" : " (deactivated)"}`),
-};
+});
 
-async function run(ops: Op[]) {
+const run = (userListIncomplete: boolean) => async (ops: Op[]) => {
   const s = await startServer();
   try {
     const id = (p: string) => s.users[p as CastName].id;
@@ -71,7 +78,8 @@ async function run(ops: Op[]) {
     ];
     const restrict = (on: boolean) => owner.patch("/realm", { can_access_all_users_group: { new: s.app.systemGroups.get(on ? "role:members" : "role:everyone")! } });
     (await restrict(true)).success();
-    const clients = await follow(s, [GUEST], SEEN);
+    const clients = await follow(s, [GUEST], seen(userListIncomplete));
+    let created = 0;
     const log: string[] = [];
     for (const o of ops) {
       log.push(JSON.stringify(o));
@@ -98,6 +106,14 @@ async function run(ops: Op[]) {
           if (r.status !== 200 && !/deactivated|already active/.test(r.json.msg)) throw new Error(r.text);
           break;
         }
+        case "create": {
+          created++;
+          const r = o.bot
+            ? await s.users.hamlet.client.post("/bots", { full_name: `Robot ${created}`, short_name: `robot${created}`, bot_type: 1 })
+            : await owner.post("/users", { email: `newcomer${created}@zulip.com`, password: "s3cret-pass", full_name: `Newcomer ${created}` });
+          r.success();
+          break;
+        }
         case "restrict": {
           const r = await restrict(o.on);
           if (r.status !== 200 && !/Nothing to change|already/i.test(r.json.msg)) throw new Error(r.text);
@@ -109,8 +125,9 @@ async function run(ops: Op[]) {
   } finally {
     await s.close();
   }
-}
+};
 
 describe("who a guest can see: register once and follow the events, or register again", () => {
-  test("agree after random subscriptions, direct messages, renames, deactivations and access changes", () => checkSequences(op, run), 120_000);
+  test("agree after random subscriptions, direct messages, renames, deactivations, new users and access changes", () => checkSequences(op, run(true)), 120_000);
+  test("agree for a client without user_list_incomplete, which keeps the others as Unknown user", () => checkSequences(op, run(false)), 120_000);
 });

@@ -74,7 +74,7 @@ describe("GET /users", () => {
     }
   });
 
-  test("a guest sees only the users they share a channel or a conversation with when access is limited", async () => {
+  test("a guest sees only the users they share a channel or a conversation with, and bots, when access is limited", async () => {
     const guest = await makeUser(s, "Limited Guest", ROLE.guest);
     const peer = await makeUser(s, "Channel Peer");
     const pen = await makeUser(s, "Pen Pal");
@@ -84,7 +84,9 @@ describe("GET /users", () => {
     await setRealmSettings(s, { can_access_all_users_group: groupId("role:members") });
     try {
       const ids = (await guest.client.get("/users")).success().members.map((m: any) => m.user_id);
-      expect(ids.sort((a: number, b: number) => a - b)).toEqual([guest.id, peer.id, pen.id].sort((a, b) => a - b));
+      const bots = (await s.app.db.all<{ id: number }>("SELECT id FROM users WHERE is_bot = 1")).map((r) => r.id);
+      expect(bots.length).toBeGreaterThan(0);
+      expect(ids.sort((a: number, b: number) => a - b)).toEqual([guest.id, peer.id, pen.id, ...bots].sort((a, b) => a - b));
       (await guest.client.get(`/users/${stranger.id}`)).error("Insufficient permission");
       (await guest.client.get("/users", { user_ids: [stranger.id] })).error(`Invalid user ID: ${stranger.id}`);
       expect((await s.users.hamlet.client.get("/users")).success().members.some((m: any) => m.user_id === stranger.id)).toBe(true);

@@ -1,22 +1,30 @@
 import { realmOf, type App } from "../../app";
 import { isAdmin, isGuest, isModerator, isOwner } from "../../domain/roles";
-import { avatarUrl, canSeeDeliveryEmail, userDict } from "../../domain/user-format";
+import { avatarUrl, canSeeDeliveryEmail, inaccessibleUserDict, userDict } from "../../domain/user-format";
+import { emailHost } from "../email-visibility";
 import { listUsers, type UserRow } from "../../store/users";
 import { profileDataOf } from "../profile-fields";
 import { accessibleUserIds } from "../user-access";
 import type { StateOptions } from ".";
 
-/** `realm_user` initial state: the users the caller may see (with custom profile data), and the caller's own fields. */
+/**
+ * `realm_user` initial state: the users the caller may see (with custom profile data), and the caller's
+ * own fields. A guest who may not see everyone gets the others as "Unknown user" placeholders, unless
+ * the client declared user_list_incomplete.
+ */
 export async function realmUserState(app: App, me: UserRow, opts: StateOptions) {
   const realm = realmOf(app);
   const visible = await accessibleUserIds(app, me);
-  const users = (await listUsers(app.db, realm.id)).filter((u) => visible === null || visible.has(u.id));
+  const all = await listUsers(app.db, realm.id);
+  const users = all.filter((u) => visible === null || visible.has(u.id));
+  const placeholders =
+    visible === null || opts.clientCapabilities.user_list_incomplete ? [] : all.filter((u) => !visible.has(u.id)).map((u) => inaccessibleUserDict(u.id, emailHost(app)));
   const profiles = await profileDataOf(app, "all");
   const format = (u: UserRow) => userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: canSeeDeliveryEmail(me, u) });
   const s = realm.settings;
   const can = (setting: unknown, allowGuests = false) => (allowGuests || !isGuest(me.role)) && app.groups.settingIncludes(setting as any, me.id);
   return {
-    realm_users: users.filter((u) => u.is_active).map(format),
+    realm_users: placeholders.length ? [...users.filter((u) => u.is_active).map(format), ...placeholders].sort((a, b) => (a.user_id as number) - (b.user_id as number)) : users.filter((u) => u.is_active).map(format),
     realm_non_active_users: users.filter((u) => !u.is_active).map(format),
     cross_realm_bots: [],
     user_id: me.id,
