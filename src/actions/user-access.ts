@@ -24,6 +24,21 @@ export async function accessibleUserIds(app: App, user: Pick<UserRow, "id" | "ro
   return listAccessibleUserIds(app.db, user.id);
 }
 
+/**
+ * Of the users who receive a channel message, the limited guests who may not see its sender: they
+ * get it from "Unknown user". Nothing to check (and no query) unless some guest's view is limited.
+ */
+export async function usersBlindTo(app: App, senderId: number, recipients: Iterable<Pick<UserRow, "id" | "role">>): Promise<ReadonlySet<number>> {
+  if (guestsSeeEveryone(app)) return NOBODY;
+  let out: Set<number> | null = null;
+  for (const u of recipients) {
+    if (u.id === senderId || canAccessAllUsers(app, u)) continue;
+    if (!(await listAccessibleUserIds(app.db, u.id)).has(senderId)) (out ??= new Set()).add(u.id);
+  }
+  return out ?? NOBODY;
+}
+const NOBODY: ReadonlySet<number> = new Set();
+
 export async function canAccessUser(app: App, user: Pick<UserRow, "id" | "role">, targetId: number): Promise<boolean> {
   const ids = await accessibleUserIds(app, user);
   return ids === null || ids.has(targetId);

@@ -96,7 +96,7 @@ export function inaccessibleUserDict(userId: number, host: string) {
     email,
     delivery_email: null,
     full_name: INACCESSIBLE_USER_NAME,
-    avatar_url: gravatarUrl(email),
+    avatar_url: inaccessibleAvatarUrl(email),
     avatar_version: 1,
     date_joined: new Date(0).toISOString(),
     timezone: "",
@@ -114,6 +114,9 @@ export function inaccessibleUserDict(userId: number, host: string) {
 
 /** How users a guest may not see are named (Zulip's INACCESSIBLE_USER_NAME). */
 export const INACCESSIBLE_USER_NAME = "Unknown user";
+
+/** Their avatar: the identicon of their placeholder address, the same for every viewer. */
+export const inaccessibleAvatarUrl = (placeholderEmail: string) => gravatarUrl(placeholderEmail);
 
 /**
  * A bot as its owner and the administrators see it (realm_bots, realm_bot add events).

@@ -370,3 +370,58 @@ describe("bots and new users in a limited guest's view", () => {
     }
   });
 });
+
+describe("messages from someone a limited guest may not see", () => {
+  test("arrive and are fetched from Unknown user (Zulip's can_access_sender); members and other senders are shown as they are", async () => {
+    const guest = await makeUser(s, "Curious Guest", ROLE.guest);
+    const poster = await makeUser(s, "Distant Poster");
+    const room = await makeStream(s, "open hall", [guest.id, s.users.hamlet.id]);
+    await s.app.db.run("UPDATE streams SET can_send_message_group = ?, can_create_topic_group = ? WHERE id = ?", [groupId("role:everyone"), groupId("role:everyone"), room]);
+    await limitAccess();
+    try {
+      let id = 0;
+      const events = await s.captureEvents(async () => {
+        // not subscribed, and sharing no channel with the guest
+        id = (await poster.client.post("/messages", { type: "stream", to: room, topic: "news", content: "from afar" })).success().id;
+        (await s.users.hamlet.client.post("/messages", { type: "stream", to: room, topic: "news", content: "from nearby" })).success();
+      });
+      const email = `user${poster.id}@${emailHost(s.app)}`;
+      const unknown = { sender_id: poster.id, sender_full_name: "Unknown user", sender_email: email, avatar_url: expect.stringContaining("https://secure.gravatar.com/avatar/") };
+      const messages = (who: number) => events.ofUser(who).filter((e) => e.type === "message").map((e: any) => e.message);
+      expect(messages(guest.id)[0]).toMatchObject({ ...unknown, content: "<p>from afar</p>" });
+      expect(messages(guest.id)[1]).toMatchObject({ sender_id: s.users.hamlet.id, sender_full_name: "King Hamlet" });
+      expect(messages(s.users.hamlet.id)[0]).toMatchObject({ sender_id: poster.id, sender_full_name: "Distant Poster" });
+      const avatar = messages(guest.id)[0].avatar_url;
+
+      const fetched = async (client: any) =>
+        (await client.get("/messages", { anchor: "newest", num_before: 5, num_after: 0, narrow: [{ operator: "channel", operand: room }] })).success().messages;
+      expect((await fetched(guest.client)).map((m: any) => [m.sender_full_name, m.sender_email])).toEqual([
+        ["Unknown user", email],
+        ["King Hamlet", s.users.hamlet.email],
+      ]);
+      expect((await guest.client.get(`/messages/${id}`)).success().message).toMatchObject({ ...unknown, avatar_url: avatar });
+      expect((await fetched(s.users.hamlet.client))[0]).toMatchObject({ sender_full_name: "Distant Poster" });
+    } finally {
+      await allowEveryone();
+    }
+    // once the guest may see everyone, the sender is shown again
+    const again = (await guest.client.get("/messages", { anchor: "newest", num_before: 2, num_after: 0, narrow: [{ operator: "channel", operand: room }] })).success();
+    expect(again.messages[0].sender_full_name).toBe("Distant Poster");
+  });
+
+  test("a direct message shows its sender: writing to the guest makes them visible", async () => {
+    const guest = await makeUser(s, "Written Guest", ROLE.guest);
+    const writer = await makeUser(s, "Letter Writer");
+    await limitAccess();
+    try {
+      const events = await s.captureEvents(async () => {
+        (await writer.client.post("/messages", { type: "direct", to: [guest.id], content: "hello" })).success();
+      });
+      const mine = events.ofUser(guest.id);
+      expect(mine.find((e: any) => e.type === "message")).toMatchObject({ message: { sender_id: writer.id, sender_full_name: "Letter Writer" } });
+      expect(realmUserEvents(mine)).toEqual([expect.objectContaining({ op: "add", person: expect.objectContaining({ user_id: writer.id }) })]);
+    } finally {
+      await allowEveryone();
+    }
+  });
+});

@@ -12,6 +12,7 @@ import { filterIds, findRange, firstUnread, type FoundRow, type ResolvedNarrow, 
 import { listReactions, type ReactionRow } from "../../store/reactions";
 import { listSubscribedStreamIds } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
+import { accessibleUserIds } from "../user-access";
 import { accessMessage } from "./access";
 import { loadDirectory, type Directory } from "./directory";
 import { fetchedMessage, loadTopicLinkifiers, type FormatOptions } from "./format";
@@ -177,7 +178,8 @@ export interface GetMessagesInput {
 /** Formats found rows (one query for the rows, one for reactions) with the viewer's flags and search highlights. */
 export async function formatFound(app: App, d: Directory, me: UserRow, found: FoundRow[], format: FormatOptions, searchWords: string[] | null) {
   const ids = found.map((f) => f.id);
-  const [rows, reactions] = await Promise.all([listMessagesByIds(app.db, ids), listReactions(app.db, ids), loadTopicLinkifiers(app)]);
+  const [rows, reactions, accessibleUsers] = await Promise.all([listMessagesByIds(app.db, ids), listReactions(app.db, ids), accessibleUserIds(app, me), loadTopicLinkifiers(app)]);
+  if (accessibleUsers) format = { ...format, accessibleUsers };
   const byId = new Map<number, MessageRow>(rows.map((r) => [r.id, r]));
   const reactionsOf = new Map<number, ReactionRow[]>();
   for (const r of reactions) {
@@ -240,8 +242,8 @@ export async function getMessages(app: App, me: UserRow, input: GetMessagesInput
 export async function getMessage(app: App, me: UserRow, messageId: number, format: FormatOptions) {
   const d = await loadDirectory(app);
   const { row, flags } = await accessMessage(app, d, me, messageId);
-  const [reactions] = await Promise.all([listReactions(app.db, [row.id]), loadTopicLinkifiers(app)]);
-  return { raw_content: row.content, message: fetchedMessage(app, d, row, reactions, me.id, flags, format) };
+  const [reactions, accessibleUsers] = await Promise.all([listReactions(app.db, [row.id]), accessibleUserIds(app, me), loadTopicLinkifiers(app)]);
+  return { raw_content: row.content, message: fetchedMessage(app, d, row, reactions, me.id, flags, { ...format, accessibleUsers }) };
 }
 
 /** GET /messages/matches_narrow: which of the user's messages match, with search highlights. */

@@ -3,7 +3,8 @@ import { flagList } from "../../domain/flags";
 import { topicLinks, type Linkifier } from "../../domain/markdown";
 import { displayTopic } from "../../domain/topic";
 import { editHistoryPolicy, visibleEditHistory } from "../../domain/edit-history";
-import { avatarUrl } from "../../domain/user-format";
+import { avatarUrl, dummyEmail, inaccessibleAvatarUrl, INACCESSIBLE_USER_NAME } from "../../domain/user-format";
+import { emailHost } from "../email-visibility";
 import type { MessageRow } from "../../store/messages";
 import type { ReactionRow } from "../../store/reactions";
 import type { Directory, DirectoryUser } from "./directory";
@@ -14,6 +15,8 @@ export interface FormatOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allowEmptyTopicName: boolean;
+  /** the users the viewer may see (accessibleUserIds; null or absent: everyone) */
+  accessibleUsers?: ReadonlySet<number> | null;
 }
 
 /** The organization's linkifiers as last loaded by loadTopicLinkifiers, for `topic_links`. */
@@ -116,7 +119,18 @@ export function messageDict(app: App, dir: Directory, row: MessageRow, reactions
 
 /** A fetched message: the message object with the viewer's flags. */
 export function fetchedMessage(app: App, dir: Directory, row: MessageRow, reactions: ReactionRow[], viewerId: number, flags: number, opts: FormatOptions) {
-  const out = messageDict(app, dir, row, reactions, viewerId, opts);
+  const dict = messageDict(app, dir, row, reactions, viewerId, opts);
+  const out = opts.accessibleUsers && !opts.accessibleUsers.has(row.sender_id) ? withUnknownSender(app, dict) : dict;
   out.flags = flagList(flags);
   return out;
+}
+
+/**
+ * A message as a guest who may not see its sender gets it (Zulip's can_access_sender): a channel
+ * message from someone they share no channel with any more, or from a non-subscriber.
+ */
+export function withUnknownSender(app: App, message: Record<string, unknown>): Record<string, unknown> {
+  const email = dummyEmail(message.sender_id as number, emailHost(app));
+  const { avatar_url_full: _, ...out } = message;
+  return { ...out, sender_full_name: INACCESSIBLE_USER_NAME, sender_email: email, avatar_url: inaccessibleAvatarUrl(email) };
 }

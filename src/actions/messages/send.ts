@@ -21,11 +21,11 @@ import { findUserTopic, setUserTopic, userTopicPolicy } from "../../store/user-t
 import type { UserRow } from "../../store/users";
 import { applyAttachmentEffects, claimAttachments, type AttachmentEffects } from "../attachments";
 import { hasRealmPermission } from "../channel-access";
-import { canAccessAllUsers, accessibleUserIds, watchUserAccess } from "../user-access";
+import { canAccessAllUsers, accessibleUserIds, guestsSeeEveryone, usersBlindTo, watchUserAccess } from "../user-access";
 import { isGuest } from "../../domain/roles";
 import { loadDirectory, type Directory, type DirectoryUser } from "./directory";
 import { writeMessage } from "./writer";
-import { loadTopicLinkifiers, messageDict } from "./format";
+import { loadTopicLinkifiers, messageDict, withUnknownSender } from "./format";
 import { rerenderMessages } from "./edit";
 import { emptyTopicName, hasAlertWord, render } from "./render";
 import { alertWordsOf } from "../alert-words";
@@ -422,7 +422,9 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   const effects = extra ?? null;
   if (effects) await applyAttachmentEffects(app, effects);
   await access?.publish();
-  publishMessage(app, d, { ...row, id } as MessageRow, p.recipients, sender.id, opts.queueId ?? null, opts.localId ?? null);
+  // a direct message makes its participants visible to each other; a channel's sender may stay hidden
+  const blind = addressee.kind === "stream" && !guestsSeeEveryone(app) ? await usersBlindTo(app, sender.id, recipientUsers(d, p.recipients)) : undefined;
+  publishMessage(app, d, { ...row, id } as MessageRow, p.recipients, sender.id, opts.queueId ?? null, opts.localId ?? null, blind);
   // An image whose thumbnails were finished between rendering and linking it would keep its spinner.
   if (p.rendered.uploadPaths.length && p.rendered.html.includes("image-loading-placeholder")) await rerenderMessages(app, [id]);
   if (addressee.kind === "stream") {
@@ -444,18 +446,37 @@ function knownRecipientId(sender: UserRow, a: Addressee): number {
   return 0;
 }
 
+/** The recipients' directory entries (id and role), for the access check. */
+function* recipientUsers(d: Directory, recipients: { userId: number }[]) {
+  for (const r of recipients) {
+    const u = d.users.get(r.userId);
+    if (u) yield u;
+  }
+}
+
 /** A group conversation's recipient, created on its first message. */
 async function groupRecipientId(sql: Sql, dmKey: string): Promise<number> {
   return (await findDirectMessageGroup(sql, dmKey))?.recipient_id ?? (await insertDirectMessageGroup(sql, dmKey));
 }
 
 /** Each recipient gets the message with their flags; the sender's local-echo queue gets local_message_id. */
-export function publishMessage(app: App, d: Directory, row: MessageRow, recipients: { userId: number; flags: number }[], senderId: number, queueId: string | null, localId: string | null) {
+export function publishMessage(
+  app: App,
+  d: Directory,
+  row: MessageRow,
+  recipients: { userId: number; flags: number }[],
+  senderId: number,
+  queueId: string | null,
+  localId: string | null,
+  blindToSender?: ReadonlySet<number>,
+) {
   // built on first use: when no recipient has a queue, no message dict is made at all
   let shared: Record<string, unknown> | null = null;
   const sharedDict = () => (shared ??= messageDict(app, d, row, [], -1, null));
   let incoming: Record<string, unknown> | null = null;
+  let unknownSender: Record<string, unknown> | null = null;
   const forViewer = (userId: number) => {
+    if (blindToSender?.has(userId)) return (unknownSender ??= withUnknownSender(app, sharedDict()));
     if (row.dm_key === null || userId === row.sender_id) return sharedDict();
     return (incoming ??= messageDict(app, d, row, [], userId, null));
   };
