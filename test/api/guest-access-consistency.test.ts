@@ -109,7 +109,7 @@ const run = (userListIncomplete: boolean) => async (ops: Op[]) => {
         case "create": {
           created++;
           const r = o.bot
-            ? await s.users.hamlet.client.post("/bots", { full_name: `Robot ${created}`, short_name: `robot${created}`, bot_type: 1 })
+            ? await owner.post("/bots", { full_name: `Robot ${created}`, short_name: `robot${created}`, bot_type: 1 })
             : await owner.post("/users", { email: `newcomer${created}@zulip.com`, password: "s3cret-pass", full_name: `Newcomer ${created}` });
           r.success();
           break;
