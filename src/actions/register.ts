@@ -14,14 +14,13 @@ export interface RegisterInput extends StateOptions {
   clientName: string;
 }
 
-/**
- * POST /register: the queue is created first, then the initial state is read, so an event that
- * happens in between is in the queue rather than lost (the client applies it on top).
- */
-export async function registerQueue(app: App, me: UserRow, input: RegisterInput) {
+export type QueueInput = Pick<RegisterInput, "eventTypes" | "applyMarkdown" | "clientGravatar" | "allPublicStreams" | "narrow" | "clientCapabilities" | "queueLifespanSecs" | "clientName">;
+
+/** A new event queue: POST /register's, or GET /events' when it is called without a queue_id. */
+export function openQueue(app: App, me: UserRow, input: QueueInput) {
   // every public channel's messages: not for guests, who may only see their own channels
   if (input.allPublicStreams && isGuest(me.role)) throw badRequest("User not authorized for this query");
-  const queue = app.events.register({
+  return app.events.register({
     userId: me.id,
     eventTypes: input.eventTypes,
     applyMarkdown: input.applyMarkdown,
@@ -32,6 +31,14 @@ export async function registerQueue(app: App, me: UserRow, input: RegisterInput)
     lifespanSecs: Math.min(input.queueLifespanSecs, MAX_QUEUE_LIFESPAN_SECS),
     clientName: input.clientName,
   });
+}
+
+/**
+ * POST /register: the queue is created first, then the initial state is read, so an event that
+ * happens in between is in the queue rather than lost (the client applies it on top).
+ */
+export async function registerQueue(app: App, me: UserRow, input: RegisterInput) {
+  const queue = openQueue(app, me, input);
   const wanted = input.fetchEventTypes ?? input.eventTypes;
   const state: Record<string, unknown> = {};
   for (const [type, fetch] of Object.entries(STATE_FETCHERS)) {

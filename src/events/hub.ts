@@ -1,4 +1,4 @@
-import { badEventQueueId } from "../errors";
+import { badEventQueueId, badRequest } from "../errors";
 import { EventQueue, type Event, type QueueOptions, type QueuedEvent } from "./queue";
 import { formatForQueue } from "./format";
 
@@ -86,9 +86,15 @@ export class EventHub {
     return new Set(this.byUser.keys());
   }
 
-  /** Long-poll: acknowledge, then answer at once if there are events or dont_block, else park. */
-  async poll(queue: EventQueue, lastEventId: number | undefined, dontBlock: boolean): Promise<QueuedEvent[]> {
-    if (lastEventId !== undefined) queue.acknowledge(lastEventId);
+  /**
+   * Long-poll: acknowledge, then answer at once if there are events or dont_block, else park. As
+   * Zulip's fetch_events, an id older than what was already dropped, or one the queue never had, is
+   * refused: the client has lost track of the queue and must register again.
+   */
+  async poll(queue: EventQueue, lastEventId: number, dontBlock: boolean): Promise<QueuedEvent[]> {
+    if (lastEventId < queue.newestPrunedId) throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+    queue.acknowledge(lastEventId);
+    if (lastEventId !== queue.newestPrunedId) throw badRequest(`Event ${lastEventId} was not in this queue`);
     queue.touch(this.now());
     if (queue.events.length > 0 || dontBlock) return queue.events.slice();
     const events = await queue.wait(this.settings.heartbeatMs(), this.now());

@@ -56,11 +56,17 @@ export class EventQueue {
     return this.nextId - 1;
   }
 
+  /** The id of the newest event dropped as acknowledged (-1: none yet), as Zulip's newest_pruned_id. */
+  newestPrunedId = -1;
+
   /** Drops events the client has acknowledged (id <= lastEventId). */
   acknowledge(lastEventId: number): void {
     let n = 0;
     while (n < this.events.length && this.events[n]!.id <= lastEventId) n++;
-    if (n) this.events.splice(0, n);
+    if (n) {
+      this.newestPrunedId = this.events[n - 1]!.id;
+      this.events.splice(0, n);
+    }
   }
 
   /** Parks a long-poll: resolves with the queue's contents on the next event or at the heartbeat. */

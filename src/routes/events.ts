@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { Elysia, t, type Static } from "elysia";
 import type { App } from "../app";
-import { registerQueue } from "../actions/register";
+import { openQueue, registerQueue } from "../actions/register";
 import { zulip } from "../http/plugin";
 import { badRequest } from "../errors";
 import { clientName } from "../http/client";
@@ -19,10 +19,30 @@ const RegisterArgs = t.Object({
   presence_history_limit_days: t.Optional(t.Integer({ minimum: 1 })),
 });
 
+/** Client capabilities GET /events takes as parameters of their own when it opens a queue. */
+const QUEUE_CAPABILITIES = [
+  "bulk_message_deletion",
+  "stream_typing_notifications",
+  "user_settings_object",
+  "linkifier_url_template",
+  "user_list_incomplete",
+  "include_deactivated_groups",
+  "archived_channels",
+  "empty_topic_name",
+] as const;
+
 const GetEventsArgs = t.Object({
   queue_id: t.Optional(t.String()),
   last_event_id: t.Optional(t.Integer()),
   dont_block: t.Boolean({ default: false }),
+  // without a queue_id (and with dont_block) a queue is opened from these, as Zulip does
+  event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
+  narrow: t.Array(t.Array(t.String()), { default: [] }),
+  all_public_streams: t.Boolean({ default: false }),
+  apply_markdown: t.Boolean({ default: false }),
+  client_gravatar: t.Boolean({ default: false }),
+  lifespan_secs: t.Integer({ minimum: 0, default: 0 }),
+  ...Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, t.Boolean({ default: false })])),
 });
 const DeleteQueueArgs = t.Object({ queue_id: t.String() });
 
@@ -54,8 +74,22 @@ export const eventRoutes = (app: App) =>
     .get(
       "/events",
       async ({ args, me, request, server }) => {
-        const p = args.read(GetEventsArgs);
-        if (p.queue_id === undefined) throw badRequest("Missing 'queue_id' argument");
+        const p = args.read(GetEventsArgs) as Static<typeof GetEventsArgs> & Record<(typeof QUEUE_CAPABILITIES)[number], boolean>;
+        if (p.queue_id === undefined) {
+          if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
+          const queue = openQueue(app, me, {
+            eventTypes: p.event_types,
+            applyMarkdown: p.apply_markdown,
+            clientGravatar: p.client_gravatar,
+            allPublicStreams: p.all_public_streams,
+            narrow: p.narrow.map((n) => [n[0] ?? "", n[1] ?? ""] as [string, string]),
+            clientCapabilities: Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, p[c]])),
+            queueLifespanSecs: p.lifespan_secs,
+            clientName: clientName(args, request),
+          });
+          return args.success({ events: [], queue_id: queue.id });
+        }
+        if (p.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");
         const queue = app.events.get(p.queue_id, me.id);
         // A long-poll outlives Bun's idle timeout: the heartbeat (45-55 s) ends it instead.
         if (!p.dont_block) server?.timeout(request, 0);

@@ -84,8 +84,43 @@ describe("GET /events", () => {
     (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1 })).error(`Bad event queue ID: ${queue_id}`, "BAD_EVENT_QUEUE_ID", 400);
   });
 
-  test("a missing queue_id is a plain BAD_REQUEST", async () => {
+  test("a missing queue_id is a plain BAD_REQUEST, and so is a missing last_event_id", async () => {
     (await s.users.hamlet.client.get("/events", {})).error("Missing 'queue_id' argument", "BAD_REQUEST", 400);
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["realm_user"] })).success();
+    (await s.users.hamlet.client.get("/events", { queue_id, dont_block: true })).error("Missing 'last_event_id' argument", "BAD_REQUEST", 400);
+  });
+
+  test("a last_event_id older than what was pruned, or one the queue never had, is refused (Zulip's fetch_events)", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["realm_user"] })).success();
+    const poll = (last_event_id: number) => s.users.hamlet.client.get("/events", { queue_id, last_event_id, dont_block: true });
+    (await poll(0)).error("Event 0 was not in this queue", "BAD_REQUEST", 400);
+    await addUser();
+    await addUser();
+    await addUser();
+    expect((await poll(-1)).success().events.map((e: any) => e.id)).toEqual([0, 1, 2]);
+    expect((await poll(1)).success().events.map((e: any) => e.id)).toEqual([2]);
+    expect((await poll(1)).success().events.map((e: any) => e.id)).toEqual([2]); // the same acknowledgement again
+    (await poll(0)).error("An event newer than 0 has already been pruned!", "BAD_REQUEST", 400);
+    (await poll(-1)).error("An event newer than -1 has already been pruned!", "BAD_REQUEST", 400);
+    // beyond the newest event: what there was is pruned, and the client is told its id is unknown
+    (await poll(7)).error("Event 7 was not in this queue", "BAD_REQUEST", 400);
+    expect((await poll(2)).success().events).toEqual([]);
+    await addUser();
+    expect((await poll(2)).success().events.map((e: any) => e.id)).toEqual([3]);
+  });
+
+  test("without a queue_id but with dont_block, a queue is opened from the register parameters given", async () => {
+    const r = (await s.users.hamlet.client.get("/events", { dont_block: true, event_types: ["message"], narrow: [["channel", "Denmark"], ["topic", "t"]] })).success();
+    expect(r).toEqual({ result: "success", msg: "", events: [], queue_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    (await s.users.iago.client.post("/users/me/subscriptions", { subscriptions: [{ name: "Denmark" }, { name: "Elsewhere" }], principals: [s.users.hamlet.id] })).success();
+    (await s.users.iago.client.post("/messages", { type: "stream", to: "Elsewhere", topic: "t", content: "*not here*" })).success();
+    (await s.users.iago.client.post("/messages", { type: "stream", to: "Denmark", topic: "t", content: "*here*" })).success();
+    await addUser(); // not an event type the queue asked for
+    const events = (await s.users.hamlet.client.get("/events", { queue_id: r.queue_id, last_event_id: -1, dont_block: true })).success().events;
+    // apply_markdown defaults to false here, as in Zulip's GET /events
+    expect(events.map((e: any) => [e.type, e.message.display_recipient, e.message.content, e.message.content_type])).toEqual([["message", "Denmark", "*here*", "text/x-markdown"]]);
+    // guests may not follow every public channel this way either
+    (await s.users.polonius.client.get("/events", { dont_block: true, all_public_streams: true })).error("User not authorized for this query", "BAD_REQUEST", 400);
   });
 });
 
