@@ -81,6 +81,7 @@ function holdPoll(base: string, auth: string, queueId: string, stop: { done: boo
       try {
         const res = await fetch(`${base}/api/v1/events?queue_id=${queueId}&last_event_id=${last}`, { headers: { authorization: auth } });
         const body = (await res.json()) as any;
+        if (body.result !== "success") throw new Error(body.msg); // back off instead of spinning
         for (const e of body.events ?? []) last = Math.max(last, e.id);
         if (body.events?.length) onEvents?.(body.events);
       } catch {
