@@ -113,7 +113,9 @@ export async function updateUserGroup(app: App, actor: UserRow, groupId: number,
   });
   if (changes.length) await reloadGroups(app);
   const everyone = await listActiveUserIds(app.db, realm.id);
-  const publish = (data: Record<string, unknown>) => app.events.publish({ type: "user_group", op: "update", group_id: g.id, data }, everyone);
+  // clients without include_deactivated_groups were told the group was removed (events/format.ts)
+  const marker = g.deactivated ? { for_deactivated_group: true } : {};
+  const publish = (data: Record<string, unknown>) => app.events.publish({ type: "user_group", op: "update", group_id: g.id, data, ...marker }, everyone);
   if (name !== undefined) publish({ name });
   if (description !== undefined) publish({ description });
   for (const [n, value] of changes) publish({ [n]: value });

@@ -25,6 +25,10 @@ export const FIELD_TYPES: Record<string, { id: number; name: string }> = {
   PRONOUNS: { id: 8, name: "Pronouns" },
 };
 
+/** Pronouns fields as short-text ones, for clients that declared pronouns_field_type_supported false. */
+export const withoutPronounsType = <T extends Record<string, unknown>>(fields: T[]): T[] =>
+  fields.map((f) => (f.type === FIELD_TYPE.PRONOUNS ? { ...f, type: FIELD_TYPE.SHORT_TEXT } : f));
+
 export const NAME_MAX_LENGTH = 40;
 export const HINT_MAX_LENGTH = 80;
 export const SHORT_VALUE_MAX_LENGTH = 50;

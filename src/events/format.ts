@@ -1,6 +1,7 @@
 import type { Event } from "./queue";
 import type { EventQueue } from "./queue";
 import { matchesQueueNarrow } from "../domain/narrow";
+import { withoutPronounsType } from "../domain/profile-fields";
 
 /**
  * Per-queue shaping of an event, decided at /register: message content as HTML or Markdown
@@ -66,11 +67,20 @@ export function formatForQueue(event: Event, q: EventQueue, emptyTopicName: stri
   if (event.type === "user_group" && event.op === "update" && (event.data as any)?.deactivated === true && !caps.include_deactivated_groups) {
     return { type: "user_group", op: "remove", group_id: event.group_id };
   }
+  // a change to a deactivated group: only for clients that still know it (Zulip sends those only renames)
+  if (event.type === "user_group" && event.for_deactivated_group) {
+    if (!caps.include_deactivated_groups) return null;
+    const { for_deactivated_group: _, ...rest } = event as any;
+    return rest;
+  }
   // a user the guest may not see: only clients that keep a complete user list (Zulip's inaccessible_user)
   if (event.type === "realm_user" && event.inaccessible_user) {
     if (caps.user_list_incomplete) return null;
     const { inaccessible_user: _, ...rest } = event as any;
     return rest;
+  }
+  if (event.type === "custom_profile_fields" && caps.pronouns_field_type_supported === false) {
+    return { ...event, fields: withoutPronounsType(event.fields as Record<string, unknown>[]) };
   }
   if (event.type === "user_topic") return { ...event, topic_name: topic(event.topic_name) };
   if (event.type === "update_message_flags" && event.message_details && !caps.empty_topic_name) {

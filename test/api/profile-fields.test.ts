@@ -176,6 +176,23 @@ describe("custom_profile_fields in /register", () => {
     expect(state.custom_profile_field_types.PRONOUNS).toEqual({ id: 8, name: "Pronouns" });
   });
 
+  test("a client that declared pronouns_field_type_supported false sees pronouns fields as short text", async () => {
+    const register = async (caps: Record<string, boolean>) =>
+      (await s.users.hamlet.client.post("/register", { event_types: ["custom_profile_fields"], client_capabilities: caps })).success();
+    const current = await register({});
+    const old = await register({ pronouns_field_type_supported: false });
+    const id = await create({ name: "Pronouns", hint: "What to call you", field_type: 8 });
+    const typeOf = (fields: any[]) => fields.find((f) => f.id === id)?.type;
+    const events = async (queue_id: string) => (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success().events;
+    expect(typeOf((await events(current.queue_id))[0].fields)).toBe(8);
+    expect(typeOf((await events(old.queue_id))[0].fields)).toBe(1);
+    const state = await register({ pronouns_field_type_supported: false });
+    expect(typeOf(state.custom_profile_fields)).toBe(1);
+    expect(state.custom_profile_field_types.PRONOUNS).toBeUndefined();
+    expect(state.custom_profile_field_types.SHORT_TEXT).toEqual({ id: 1, name: "Text (short)" });
+    expect(typeOf((await register({ pronouns_field_type_supported: true })).custom_profile_fields)).toBe(8);
+  });
+
   test("realm_users carry profile_data for humans", async () => {
     (await s.users.othello.client.patch("/users/me/profile_data", { data: [{ id: (await s.users.othello.client.get("/realm/profile_fields")).success().custom_fields[0].id, value: "+44" }] })).success();
     const state = (await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm_user"] })).success();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../helpers/server";
+import { queueEvents, registerQueue } from "../helpers/messages";
 import { makeStream, makeUser, setRealmSettings } from "../helpers/people";
 import { ROLE } from "../../src/domain/roles";
 
@@ -281,7 +282,12 @@ describe("POST /user_groups/{id}/deactivate", () => {
     expect((await groupDict(id)).deactivated).toBe(true);
     (await s.users.hamlet.client.post(`/user_groups/${id}/members`, { add: [s.users.othello.id] })).error("User group is deactivated.");
     (await s.users.hamlet.client.post(`/user_groups/${id}/deactivate`)).error("User group is deactivated.");
+    // the rename reaches clients that keep deactivated groups; the others were told the group is gone
+    const modern = await registerQueue(s, "cordelia", { event_types: ["user_group"], client_capabilities: { include_deactivated_groups: true } });
+    const legacy = await registerQueue(s, "cordelia", { event_types: ["user_group"] });
     (await s.users.hamlet.client.patch(`/user_groups/${id}`, { name: "renamed while deactivated" })).success();
+    expect((await queueEvents(s, "cordelia", modern)).map(({ id: _, ...e }) => e)).toEqual([{ type: "user_group", op: "update", group_id: id, data: { name: "renamed while deactivated" } }]);
+    expect(await queueEvents(s, "cordelia", legacy)).toEqual([]);
     const other = await makeGroup();
     (await s.users.hamlet.client.post(`/user_groups/${other}/subgroups`, { add: [id] })).error("User group is deactivated.");
   });
