@@ -14,7 +14,7 @@ export interface RegisterInput extends StateOptions {
   clientName: string;
 }
 
-export type QueueInput = Pick<RegisterInput, "eventTypes" | "applyMarkdown" | "clientGravatar" | "allPublicStreams" | "narrow" | "clientCapabilities" | "queueLifespanSecs" | "clientName">;
+export type QueueInput = Pick<RegisterInput, "eventTypes" | "applyMarkdown" | "clientGravatar" | "slimPresence" | "allPublicStreams" | "narrow" | "clientCapabilities" | "queueLifespanSecs" | "clientName">;
 
 /** A new event queue: POST /register's, or GET /events' when it is called without a queue_id. */
 export function openQueue(app: App, me: UserRow, input: QueueInput) {
@@ -28,6 +28,7 @@ export function openQueue(app: App, me: UserRow, input: QueueInput) {
     allPublicStreams: input.allPublicStreams,
     narrow: input.narrow,
     capabilities: input.clientCapabilities,
+    slimPresence: input.slimPresence,
     lifespanSecs: Math.min(input.queueLifespanSecs, MAX_QUEUE_LIFESPAN_SECS),
     clientName: input.clientName,
   });

@@ -61,7 +61,8 @@ export function formatForQueue(event: Event, q: EventQueue, emptyTopicName: stri
   // Presence comes in two shapes: the simplified one (FL 419) or the legacy per-client one.
   if (event.type === "presence" && event.presences) {
     const { presences, user_id, email, server_timestamp, presence, ...rest } = event as any;
-    return caps.simplified_presence_events ? { ...rest, presences } : { ...rest, user_id, email, server_timestamp, presence };
+    if (caps.simplified_presence_events) return { ...rest, presences };
+    return q.options.slimPresence ? { ...rest, user_id, server_timestamp, presence } : { ...rest, user_id, email, server_timestamp, presence };
   }
   // Without include_deactivated_groups a deactivated group simply disappears.
   if (event.type === "user_group" && event.op === "update" && (event.data as any)?.deactivated === true && !caps.include_deactivated_groups) {

@@ -11,6 +11,8 @@ export interface QueueOptions {
   /** narrow given at /register: [[operator, operand], ...] */
   narrow: [string, string][];
   capabilities: Record<string, boolean>;
+  /** slim_presence: legacy presence events without the (deprecated) email */
+  slimPresence?: boolean;
   lifespanSecs: number;
   clientName: string;
 }

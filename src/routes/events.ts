@@ -41,6 +41,7 @@ const GetEventsArgs = t.Object({
   all_public_streams: t.Boolean({ default: false }),
   apply_markdown: t.Boolean({ default: false }),
   client_gravatar: t.Boolean({ default: false }),
+  slim_presence: t.Boolean({ default: false }),
   lifespan_secs: t.Integer({ minimum: 0, default: 0 }),
   ...Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, t.Boolean({ default: false })])),
 });
@@ -81,6 +82,7 @@ export const eventRoutes = (app: App) =>
             eventTypes: p.event_types,
             applyMarkdown: p.apply_markdown,
             clientGravatar: p.client_gravatar,
+            slimPresence: p.slim_presence,
             allPublicStreams: p.all_public_streams,
             narrow: p.narrow.map((n) => [n[0] ?? "", n[1] ?? ""] as [string, string]),
             clientCapabilities: Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, p[c]])),

@@ -220,6 +220,15 @@ describe("presence events", () => {
     expect(old.presences).toBeUndefined();
   });
 
+  test("a queue registered with slim_presence gets the legacy shape without the deprecated email (Zulip's slim_event)", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["presence"], slim_presence: true })).success();
+    s.clock.ms += 60 * 60 * 1000; // othello has been away: coming back is news
+    (await s.users.othello.client.post("/users/me/presence", { status: "active" })).success();
+    const now = Math.floor(s.clock.now() / 1000);
+    const events = (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success().events;
+    expect(events).toEqual([{ type: "presence", user_id: s.users.othello.id, server_timestamp: expect.any(Number), presence: { website: { client: "website", status: "active", timestamp: now, pushable: false } }, id: 0 }]);
+  });
+
   test("presence_history_limit_days limits the presences /register returns", async () => {
     (await s.users.cordelia.client.post("/users/me/presence", { status: "active" })).success();
     s.clock.advance(3 * 86400_000);
