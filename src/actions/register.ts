@@ -5,6 +5,7 @@ import type { UserRow } from "../store/users";
 import { isGuest } from "../domain/roles";
 import { badRequest } from "../errors";
 import { STATE_FETCHERS, type StateOptions } from "./state";
+import { loadDirectory } from "./messages/directory";
 
 export interface RegisterInput extends StateOptions {
   eventTypes: string[] | null;
@@ -14,19 +15,31 @@ export interface RegisterInput extends StateOptions {
   clientName: string;
 }
 
-export type QueueInput = Pick<RegisterInput, "eventTypes" | "applyMarkdown" | "clientGravatar" | "slimPresence" | "allPublicStreams" | "narrow" | "clientCapabilities" | "queueLifespanSecs" | "clientName">;
+export type QueueInput = Pick<RegisterInput, "eventTypes" | "applyMarkdown" | "clientGravatar" | "slimPresence" | "narrow" | "clientCapabilities" | "queueLifespanSecs" | "clientName"> & {
+  /** undefined: the user's default_all_public_streams (a bot setting) */
+  allPublicStreams: boolean | undefined;
+};
 
 /** A new event queue: POST /register's, or GET /events' when it is called without a queue_id. */
-export function openQueue(app: App, me: UserRow, input: QueueInput) {
+export async function openQueue(app: App, me: UserRow, input: QueueInput) {
   // every public channel's messages: not for guests, who may only see their own channels
   if (input.allPublicStreams && isGuest(me.role)) throw badRequest("User not authorized for this query");
+  // a bot's own defaults when the client does not say (Zulip's _default_all_public_streams, _default_narrow)
+  const allPublicStreams = input.allPublicStreams ?? Boolean(me.default_all_public_streams);
+  let narrow = input.narrow;
+  if (!narrow.length && me.default_events_register_stream_id !== null) {
+    const stream = (await loadDirectory(app)).streams.get(me.default_events_register_stream_id);
+    if (stream) narrow = [["stream", stream.name]];
+  }
   return app.events.register({
     userId: me.id,
     eventTypes: input.eventTypes,
     applyMarkdown: input.applyMarkdown,
     clientGravatar: input.clientGravatar,
-    allPublicStreams: input.allPublicStreams,
-    narrow: input.narrow,
+    allPublicStreams,
+    // a narrowed queue also follows public channels the user is not subscribed to (not a guest's)
+    followsPublicChannels: allPublicStreams || (narrow.length > 0 && !isGuest(me.role)),
+    narrow,
     capabilities: input.clientCapabilities,
     slimPresence: input.slimPresence,
     lifespanSecs: Math.min(input.queueLifespanSecs, MAX_QUEUE_LIFESPAN_SECS),
@@ -39,7 +52,7 @@ export function openQueue(app: App, me: UserRow, input: QueueInput) {
  * happens in between is in the queue rather than lost (the client applies it on top).
  */
 export async function registerQueue(app: App, me: UserRow, input: RegisterInput) {
-  const queue = openQueue(app, me, input);
+  const queue = await openQueue(app, me, input);
   const wanted = input.fetchEventTypes ?? input.eventTypes;
   const state: Record<string, unknown> = {};
   for (const [type, fetch] of Object.entries(STATE_FETCHERS)) {

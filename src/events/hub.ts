@@ -12,7 +12,7 @@ export const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 3600;
 export class EventHub {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
-  /** Queues registered with all_public_streams: they also get public channels' messages. */
+  /** Queues registered with all_public_streams or a narrow: they also get public channels' messages (Zulip's realm_clients_all_streams). */
   private readonly allPublic = new Set<EventQueue>();
 
   constructor(
@@ -27,7 +27,7 @@ export class EventHub {
     let set = this.byUser.get(options.userId);
     if (!set) this.byUser.set(options.userId, (set = new Set()));
     set.add(queue);
-    if (options.allPublicStreams) this.allPublic.add(queue);
+    if (options.allPublicStreams || options.followsPublicChannels) this.allPublic.add(queue);
     return queue;
   }
 

@@ -8,6 +8,8 @@ export interface QueueOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allPublicStreams: boolean;
+  /** gets public channels' messages whether subscribed or not: all_public_streams, or a narrow (filtered by it) */
+  followsPublicChannels?: boolean;
   /** narrow given at /register: [[operator, operand], ...] */
   narrow: [string, string][];
   capabilities: Record<string, boolean>;

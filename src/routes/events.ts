@@ -9,7 +9,7 @@ const RegisterArgs = t.Object({
   apply_markdown: t.Boolean({ default: false }),
   client_gravatar: t.Boolean({ default: true }),
   slim_presence: t.Boolean({ default: false }),
-  all_public_streams: t.Boolean({ default: false }),
+  all_public_streams: t.Optional(t.Boolean()),
   include_subscribers: t.Boolean({ default: false }),
   client_capabilities: t.Record(t.String(), t.Boolean(), { default: {} }),
   event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
@@ -38,7 +38,7 @@ const GetEventsArgs = t.Object({
   // without a queue_id (and with dont_block) a queue is opened from these, as Zulip does
   event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
   narrow: t.Array(t.Array(t.String()), { default: [] }),
-  all_public_streams: t.Boolean({ default: false }),
+  all_public_streams: t.Optional(t.Boolean()),
   apply_markdown: t.Boolean({ default: false }),
   client_gravatar: t.Boolean({ default: false }),
   slim_presence: t.Boolean({ default: false }),
@@ -78,7 +78,7 @@ export const eventRoutes = (app: App) =>
         const p = args.read(GetEventsArgs) as Static<typeof GetEventsArgs> & Record<(typeof QUEUE_CAPABILITIES)[number], boolean>;
         if (p.queue_id === undefined) {
           if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
-          const queue = openQueue(app, me, {
+          const queue = await openQueue(app, me, {
             eventTypes: p.event_types,
             applyMarkdown: p.apply_markdown,
             clientGravatar: p.client_gravatar,

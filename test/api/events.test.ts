@@ -259,4 +259,42 @@ describe("all_public_streams", () => {
   test("guests may not ask for it", async () => {
     (await s.users.polonius.client.post("/register", { all_public_streams: true })).error("User not authorized for this query", "BAD_REQUEST", 400);
   });
+
+  test("a narrowed queue follows the public channels its narrow names, subscribed or not (not a guest's, not private ones)", async () => {
+    const iago = s.users.iago.client;
+    (await iago.post("/users/me/subscriptions", { subscriptions: [{ name: "town square" }] })).success();
+    (await iago.post("/users/me/subscriptions", { subscriptions: [{ name: "locked hall" }], invite_only: true })).success();
+    const open = (await s.users.cordelia.client.post("/register", { event_types: ["message"], narrow: [["channel", "town square"]] })).success();
+    const closed = (await s.users.cordelia.client.post("/register", { event_types: ["message"], narrow: [["channel", "locked hall"]] })).success();
+    const guest = (await s.users.polonius.client.post("/register", { event_types: ["message"], narrow: [["channel", "town square"]] })).success();
+    const sent = (await iago.post("/messages", { type: "channel", to: "town square", topic: "t", content: "news" })).success();
+    (await iago.post("/messages", { type: "channel", to: "open plaza", topic: "t", content: "elsewhere" })).success();
+    (await iago.post("/messages", { type: "channel", to: "locked hall", topic: "t", content: "secret" })).success();
+    const events = async (who: "cordelia" | "polonius", queue_id: string) =>
+      (await s.users[who].client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success().events.map((e: any) => [e.message.id, e.flags]);
+    expect(await events("cordelia", open.queue_id)).toEqual([[sent.id, []]]);
+    expect(await events("cordelia", closed.queue_id)).toEqual([]);
+    expect(await events("polonius", guest.queue_id)).toEqual([]);
+  });
+
+  test("a bot's default_events_register_stream and default_all_public_streams apply when the client does not say", async () => {
+    const iago = s.users.iago.client;
+    (await iago.post("/users/me/subscriptions", { subscriptions: [{ name: "bot feed" }, { name: "other feed" }] })).success();
+    const make = async (short_name: string, extra: Record<string, unknown>) => {
+      const bot = (await s.users.hamlet.client.post("/bots", { full_name: `Bot ${short_name}`, short_name, ...extra })).success();
+      return s.clientFor(bot.bot_email ?? (await s.app.db.get<{ email: string }>("SELECT email FROM users WHERE id = ?", [bot.user_id]))!.email, bot.api_key);
+    };
+    const feedBot = await make("feedwatch", { default_events_register_stream: "bot feed" });
+    const wideBot = await make("widewatch", { default_all_public_streams: true });
+    const feedQueue = (await feedBot.post("/register", { event_types: ["message"] })).success().queue_id;
+    const wideQueue = (await wideBot.post("/register", { event_types: ["message"] })).success().queue_id;
+    const wideOff = (await wideBot.post("/register", { event_types: ["message"], all_public_streams: false })).success().queue_id;
+    const inFeed = (await iago.post("/messages", { type: "channel", to: "bot feed", topic: "t", content: "one" })).success().id;
+    const inOther = (await iago.post("/messages", { type: "channel", to: "other feed", topic: "t", content: "two" })).success().id;
+    const ids = async (client: typeof feedBot, queue_id: string) =>
+      (await client.get("/events", { queue_id, last_event_id: -1, dont_block: true })).success().events.map((e: any) => e.message.id);
+    expect(await ids(feedBot, feedQueue)).toEqual([inFeed]);
+    expect(await ids(wideBot, wideQueue)).toEqual([inFeed, inOther]);
+    expect(await ids(wideBot, wideOff)).toEqual([]);
+  });
 });

@@ -28,7 +28,7 @@ import { scheduledMessagesState } from "./scheduled-messages";
 export interface StateOptions {
   applyMarkdown: boolean;
   clientGravatar: boolean;
-  allPublicStreams: boolean;
+  allPublicStreams: boolean | undefined;
   includeSubscribers: boolean;
   slimPresence: boolean;
   /** presence_history_limit_days (default 14) */
