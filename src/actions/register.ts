@@ -20,10 +20,14 @@ export type QueueInput = Pick<RegisterInput, "eventTypes" | "applyMarkdown" | "c
   allPublicStreams: boolean | undefined;
 };
 
+const QUEUE_NARROW_OPERATORS = new Set(["stream", "channel", "topic", "sender", "is"]);
+
 /** A new event queue: POST /register's, or GET /events' when it is called without a queue_id. */
 export async function openQueue(app: App, me: UserRow, input: QueueInput) {
   // every public channel's messages: not for guests, who may only see their own channels
   if (input.allPublicStreams && isGuest(me.role)) throw badRequest("User not authorized for this query");
+  // Zulip's check_supported_events_narrow_filter: a queue narrow takes only what events can be matched on
+  for (const [operator] of input.narrow) if (!QUEUE_NARROW_OPERATORS.has(operator)) throw badRequest(`Operator ${operator} not supported.`);
   // a bot's own defaults when the client does not say (Zulip's _default_all_public_streams, _default_narrow)
   const allPublicStreams = input.allPublicStreams ?? Boolean(me.default_all_public_streams);
   let narrow = input.narrow;

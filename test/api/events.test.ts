@@ -260,6 +260,12 @@ describe("all_public_streams", () => {
     (await s.users.polonius.client.post("/register", { all_public_streams: true })).error("User not authorized for this query", "BAD_REQUEST", 400);
   });
 
+  test("a queue narrow takes only the operators events can be matched on", async () => {
+    (await s.users.hamlet.client.post("/register", { narrow: [["search", "hello"]] })).error("Operator search not supported.", "BAD_REQUEST", 400);
+    (await s.users.hamlet.client.get("/events", { dont_block: true, narrow: [["channel", "x"], ["has", "link"]] })).error("Operator has not supported.", "BAD_REQUEST", 400);
+    for (const op of ["stream", "channel", "topic", "sender", "is"]) (await s.users.hamlet.client.post("/register", { event_types: ["message"], narrow: [[op, "x"]] })).success();
+  });
+
   test("a narrowed queue follows the public channels its narrow names, subscribed or not (not a guest's, not private ones)", async () => {
     const iago = s.users.iago.client;
     (await iago.post("/users/me/subscriptions", { subscriptions: [{ name: "town square" }] })).success();
