@@ -21,6 +21,8 @@ describe("POST /register", () => {
     expect(r.zulip_feature_level).toBeGreaterThanOrEqual(371);
     expect(r.zulip_version).toBeString();
     expect(r.realm_users.map((u: any) => u.user_id)).toContain(s.users.iago.id);
+    // which list a user is in says whether they are active: the field itself is left out, as Zulip does
+    expect(r.realm_users.filter((u: any) => "is_active" in u)).toEqual([]);
     expect(r.user_id).toBe(s.users.hamlet.id);
   });
 

@@ -18,9 +18,16 @@ export async function realmUserState(app: App, me: UserRow, opts: StateOptions) 
   const all = await listUsers(app.db, realm.id);
   const users = all.filter((u) => visible === null || visible.has(u.id));
   const placeholders =
-    visible === null || opts.clientCapabilities.user_list_incomplete ? [] : all.filter((u) => !visible.has(u.id)).map((u) => inaccessibleUserDict(u.id, emailHost(app)));
+    visible === null || opts.clientCapabilities.user_list_incomplete ? [] : all.filter((u) => !visible.has(u.id)).map((u) => {
+          const { is_active: _, ...dict } = inaccessibleUserDict(u.id, emailHost(app));
+          return dict;
+        });
   const profiles = await profileDataOf(app, "all");
-  const format = (u: UserRow) => userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: canSeeDeliveryEmail(me, u) });
+  // without is_active: which list a user is in says it (Zulip's post_process_state drops the field)
+  const format = (u: UserRow) => {
+    const { is_active: _, ...dict } = userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: canSeeDeliveryEmail(me, u) });
+    return dict;
+  };
   const s = realm.settings;
   const can = (setting: unknown, allowGuests = false) => (allowGuests || !isGuest(me.role)) && app.groups.settingIncludes(setting as any, me.id);
   return {
