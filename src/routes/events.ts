@@ -35,7 +35,13 @@ const GetEventsArgs = t.Object({
   queue_id: t.Optional(t.String()),
   last_event_id: t.Optional(t.Integer()),
   dont_block: t.Boolean({ default: false }),
-  // without a queue_id (and with dont_block) a queue is opened from these, as Zulip does
+});
+
+/**
+ * Without a queue_id (and with dont_block) GET /events opens a queue from these, as Zulip does. Read
+ * only then: a held long-poll keeps what its handler read alive, and 10,000 of them add up.
+ */
+const OpenQueueArgs = t.Object({
   event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
   narrow: t.Array(t.Array(t.String()), { default: [] }),
   all_public_streams: t.Optional(t.Boolean()),
@@ -75,18 +81,19 @@ export const eventRoutes = (app: App) =>
     .get(
       "/events",
       async ({ args, me, request, server }) => {
-        const p = args.read(GetEventsArgs) as Static<typeof GetEventsArgs> & Record<(typeof QUEUE_CAPABILITIES)[number], boolean>;
+        const p = args.read(GetEventsArgs);
         if (p.queue_id === undefined) {
           if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
+          const o = args.read(OpenQueueArgs) as Static<typeof OpenQueueArgs> & Record<(typeof QUEUE_CAPABILITIES)[number], boolean>;
           const queue = await openQueue(app, me, {
-            eventTypes: p.event_types,
-            applyMarkdown: p.apply_markdown,
-            clientGravatar: p.client_gravatar,
-            slimPresence: p.slim_presence,
-            allPublicStreams: p.all_public_streams,
-            narrow: p.narrow.map((n) => [n[0] ?? "", n[1] ?? ""] as [string, string]),
-            clientCapabilities: Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, p[c]])),
-            queueLifespanSecs: p.lifespan_secs,
+            eventTypes: o.event_types,
+            applyMarkdown: o.apply_markdown,
+            clientGravatar: o.client_gravatar,
+            slimPresence: o.slim_presence,
+            allPublicStreams: o.all_public_streams,
+            narrow: o.narrow.map((n) => [n[0] ?? "", n[1] ?? ""] as [string, string]),
+            clientCapabilities: Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, o[c]])),
+            queueLifespanSecs: o.lifespan_secs,
             clientName: clientName(args, request),
           });
           return args.success({ events: [], queue_id: queue.id });
