@@ -61,7 +61,7 @@ export type ProfileData = Record<string, { value: string; rendered_value?: strin
  * The user object of GET /users, /users/{id}, realm_user events and /register. `deliveryEmail`:
  * whether the viewer may see the real email (canSeeDeliveryEmail); otherwise it is null.
  */
-export function userDict(u: UserRow, opts: { clientGravatar: boolean; profileData?: ProfileData; deliveryEmail: boolean }) {
+export function userDict(u: UserRow, opts: { clientGravatar: boolean; profileData?: ProfileData; deliveryEmail: boolean; withoutIsActive?: boolean }) {
   const out: Record<string, unknown> = {
     user_id: u.id,
     email: u.email,
@@ -72,7 +72,6 @@ export function userDict(u: UserRow, opts: { clientGravatar: boolean; profileDat
     date_joined: new Date(u.date_joined * 1000).toISOString(),
     timezone: u.timezone,
     role: u.role,
-    is_active: Boolean(u.is_active),
     is_admin: isAdmin(u.role),
     is_owner: isOwner(u.role),
     is_guest: isGuest(u.role),
@@ -80,6 +79,8 @@ export function userDict(u: UserRow, opts: { clientGravatar: boolean; profileDat
     is_imported_stub: Boolean(u.is_imported_stub),
     bot_type: u.is_bot ? u.bot_type : null,
   };
+  // /register's lists leave it out: which list a user is in says it
+  if (!opts.withoutIsActive) out.is_active = Boolean(u.is_active);
   if (u.is_bot) out.bot_owner_id = u.bot_owner_id;
   if (opts.profileData && !u.is_bot) out.profile_data = opts.profileData;
   return out;

@@ -24,10 +24,8 @@ export async function realmUserState(app: App, me: UserRow, opts: StateOptions) 
         });
   const profiles = await profileDataOf(app, "all");
   // without is_active: which list a user is in says it (Zulip's post_process_state drops the field)
-  const format = (u: UserRow) => {
-    const { is_active: _, ...dict } = userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: canSeeDeliveryEmail(me, u) });
-    return dict;
-  };
+  const format = (u: UserRow) =>
+    userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: canSeeDeliveryEmail(me, u), withoutIsActive: true });
   const s = realm.settings;
   const can = (setting: unknown, allowGuests = false) => (allowGuests || !isGuest(me.role)) && app.groups.settingIncludes(setting as any, me.id);
   return {
