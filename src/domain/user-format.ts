@@ -90,9 +90,9 @@ export function userDict(u: UserRow, opts: { clientGravatar: boolean; profileDat
  * A user a guest may not see, for clients without the user_list_incomplete capability (Zulip's
  * get_data_for_inaccessible_user): the usual user object, placeholder data but for the id.
  */
-export function inaccessibleUserDict(userId: number, host: string) {
+export function inaccessibleUserDict(userId: number, host: string, opts: { withoutIsActive?: boolean } = {}): Record<string, unknown> {
   const email = dummyEmail(userId, host);
-  return {
+  const out: Record<string, unknown> = {
     user_id: userId,
     email,
     delivery_email: null,
@@ -102,7 +102,6 @@ export function inaccessibleUserDict(userId: number, host: string) {
     date_joined: new Date(0).toISOString(),
     timezone: "",
     role: ROLE.member,
-    is_active: true,
     is_admin: false,
     is_owner: false,
     is_guest: false,
@@ -111,6 +110,8 @@ export function inaccessibleUserDict(userId: number, host: string) {
     bot_type: null,
     profile_data: {},
   };
+  if (!opts.withoutIsActive) out.is_active = true;
+  return out;
 }
 
 /** How users a guest may not see are named (Zulip's INACCESSIBLE_USER_NAME). */

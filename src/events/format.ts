@@ -6,7 +6,8 @@ import { withoutPronounsType } from "../domain/profile-fields";
 /**
  * Per-queue shaping of an event, decided at /register: message content as HTML or Markdown
  * (apply_markdown), gravatar URLs left to the client (client_gravatar), the queue's narrow, and
- * the client capabilities (empty_topic_name, bulk_message_deletion, stream_typing_notifications).
+ * the client capabilities (empty_topic_name, bulk_message_deletion, user_list_incomplete and the
+ * others below) and slim_presence.
  * Returns null to drop it, or several events for one (the older forms of some events).
  */
 export function formatForQueue(event: Event, q: EventQueue, emptyTopicName: string): Event | Event[] | null {

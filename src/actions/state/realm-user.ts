@@ -17,19 +17,18 @@ export async function realmUserState(app: App, me: UserRow, opts: StateOptions) 
   const visible = await accessibleUserIds(app, me);
   const all = await listUsers(app.db, realm.id);
   const users = all.filter((u) => visible === null || visible.has(u.id));
+  const host = emailHost(app);
   const placeholders =
-    visible === null || opts.clientCapabilities.user_list_incomplete ? [] : all.filter((u) => !visible.has(u.id)).map((u) => {
-          const { is_active: _, ...dict } = inaccessibleUserDict(u.id, emailHost(app));
-          return dict;
-        });
+    visible === null || opts.clientCapabilities.user_list_incomplete ? [] : all.filter((u) => !visible.has(u.id)).map((u) => inaccessibleUserDict(u.id, host, { withoutIsActive: true }));
   const profiles = await profileDataOf(app, "all");
   // without is_active: which list a user is in says it (Zulip's post_process_state drops the field)
   const format = (u: UserRow) =>
     userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: canSeeDeliveryEmail(me, u), withoutIsActive: true });
+  const active = users.filter((u) => u.is_active).map(format);
   const s = realm.settings;
   const can = (setting: unknown, allowGuests = false) => (allowGuests || !isGuest(me.role)) && app.groups.settingIncludes(setting as any, me.id);
   return {
-    realm_users: placeholders.length ? [...users.filter((u) => u.is_active).map(format), ...placeholders].sort((a, b) => (a.user_id as number) - (b.user_id as number)) : users.filter((u) => u.is_active).map(format),
+    realm_users: placeholders.length ? [...active, ...placeholders].sort((a, b) => (a.user_id as number) - (b.user_id as number)) : active,
     realm_non_active_users: users.filter((u) => !u.is_active).map(format),
     cross_realm_bots: [],
     user_id: me.id,
