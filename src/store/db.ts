@@ -35,7 +35,8 @@ export interface Db extends Sql {
   readonly local: boolean;
 }
 
-const PRAGMAS = ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON", "PRAGMA busy_timeout = 5000"];
+const BUSY_TIMEOUT_MS = 5000;
+const PRAGMAS = ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON", `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`];
 
 /** Tables whose rows go too when a row of the key table is deleted (ON DELETE CASCADE). */
 const CASCADES: Record<string, string[]> = {
@@ -246,10 +247,15 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
         truncate: () =>
           void mutex.run(async () => {
             if (closed) return;
+            // TRUNCATE waits for readers (another process's backup, say) through the busy handler, which
+            // would block the event loop for up to busy_timeout: try once, without waiting
+            writer.exec("PRAGMA busy_timeout = 0");
             try {
               writer.exec("PRAGMA wal_checkpoint(TRUNCATE)");
             } catch {
               // the log stays as long as it is until the next quiet spell or close
+            } finally {
+              writer.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
             }
           }),
       },

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../src/store/db";
 import { startCheckpointer } from "../../src/store/checkpointer";
+import Database from "libsql";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-ckpt-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -126,6 +127,27 @@ describe("the log under steady writes", () => {
     expect((await db.get<{ n: number }>("SELECT count(*) AS n FROM t"))!.n).toBe(rows);
     await db.run("INSERT INTO t (body) VALUES ('after')"); // the emptied log takes writes again
     expect((await db.get<{ n: number }>("SELECT count(*) AS n FROM t"))!.n).toBe(rows + 1);
+    db.close();
+  });
+});
+
+describe("emptying the log after a quiet spell", () => {
+  test("does not wait for another connection's reader: the server keeps answering, and the log stays until a later chance", async () => {
+    const path = join(dir, "held.db");
+    const db = await openDb(`file:${path}`, undefined, { checkpoints: { busyCommitsPerSecond: 5, intervalMs: 20, idleStopMs: 200 } });
+    await db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    for (let i = 0; i < 200; i++) await db.run("INSERT INTO t (body) VALUES (?)", ["x".repeat(300)]);
+    // another process's long read (a backup, say): it keeps the log from being emptied
+    const reader = new Database(path);
+    reader.exec("BEGIN");
+    reader.prepare("SELECT count(*) AS n FROM t").get();
+    const started = performance.now();
+    await Bun.sleep(600); // the quiet spell passes and the writer tries to empty the log
+    expect(performance.now() - started).toBeLessThan(2000); // not the 5 s busy timeout
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
+    reader.exec("COMMIT");
+    reader.close();
+    expect((await db.get<{ n: number }>("SELECT count(*) AS n FROM t"))!.n).toBe(200);
     db.close();
   });
 });
