@@ -139,7 +139,8 @@ async function poll() {
         handle(ev);
       }
     } catch (e) {
-      if (e.body && e.body.code === "BAD_EVENT_QUEUE_ID") return location.reload();
+      // a queue that is gone, or one we lost our place in (pruned events): start over with a fresh one
+      if (e.body && (e.body.code === "BAD_EVENT_QUEUE_ID" || e.body.code === "BAD_REQUEST")) return location.reload();
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
