@@ -30,7 +30,8 @@ const FetchArgs = t.Object({
   narrow: t.Union([t.Array(t.Unknown()), t.Null()], { default: [] }),
   message_ids: t.Optional(t.Array(t.Integer())),
   apply_markdown: t.Boolean({ default: true }),
-  client_gravatar: t.Boolean({ default: true }),
+  // default: true for users, false for spectators (Zulip)
+  client_gravatar: t.Optional(t.Boolean()),
   allow_empty_topic_name: t.Boolean({ default: false }),
 });
 
@@ -79,7 +80,7 @@ export const messageRoutes = (app: App) =>
       "/messages",
       async ({ args, me }) => {
         const p = args.read(FetchArgs);
-        const format = { applyMarkdown: p.apply_markdown, clientGravatar: p.client_gravatar, allowEmptyTopicName: p.allow_empty_topic_name };
+        const format = { applyMarkdown: p.apply_markdown, clientGravatar: p.client_gravatar ?? me !== null, allowEmptyTopicName: p.allow_empty_topic_name };
         const narrow = parseNarrow(p.narrow);
         if (p.message_ids !== undefined) {
           const clash = (["anchor", "include_anchor", "use_first_unread_anchor", "num_before", "num_after"] as const).filter((k) => p[k] !== undefined);
@@ -100,7 +101,8 @@ export const messageRoutes = (app: App) =>
         });
         return args.success(result);
       },
-      { auth: true },
+      // without credentials: a spectator reading web-public channels (actions/messages/spectator.ts)
+      { optionalAuth: true },
     )
     .get(
       "/messages/matches_narrow",

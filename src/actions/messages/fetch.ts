@@ -7,6 +7,7 @@ import { displayTopic } from "../../domain/topic";
 import { htmlDiff } from "../../domain/html-diff";
 import { editHistoryPolicy, visibleEditHistory } from "../../domain/edit-history";
 import { badRequest } from "../../errors";
+import { FLAG } from "../../domain/flags";
 import { listMessagesByIds, type MessageRow } from "../../store/messages";
 import { filterIds, findRange, firstUnread, type FoundRow, type ResolvedNarrow, type Term } from "../../store/narrow";
 import { listReactions, type ReactionRow } from "../../store/reactions";
@@ -18,6 +19,7 @@ import { loadDirectory, type Directory } from "./directory";
 import { fetchedMessage, loadTopicLinkifiers, type FormatOptions } from "./format";
 import { emptyTopicName } from "./render";
 import { ensureSearchIndexed } from "./search-index";
+import { resolveSpectatorNarrow } from "./spectator";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the `newest` anchor. */
@@ -176,9 +178,14 @@ export interface GetMessagesInput {
 }
 
 /** Formats found rows (one query for the rows, one for reactions) with the viewer's flags and search highlights. */
-export async function formatFound(app: App, d: Directory, me: UserRow, found: FoundRow[], format: FormatOptions, searchWords: string[] | null) {
+export async function formatFound(app: App, d: Directory, me: UserRow | null, found: FoundRow[], format: FormatOptions, searchWords: string[] | null) {
   const ids = found.map((f) => f.id);
-  const [rows, reactions, accessibleUsers] = await Promise.all([listMessagesByIds(app.db, ids), listReactions(app.db, ids), accessibleUserIds(app, me), loadTopicLinkifiers(app)]);
+  const [rows, reactions, accessibleUsers] = await Promise.all([
+    listMessagesByIds(app.db, ids),
+    listReactions(app.db, ids),
+    me ? accessibleUserIds(app, me) : null, // spectators see every sender, as Zulip's
+    loadTopicLinkifiers(app),
+  ]);
   if (accessibleUsers) format = { ...format, accessibleUsers };
   const byId = new Map<number, MessageRow>(rows.map((r) => [r.id, r]));
   const reactionsOf = new Map<number, ReactionRow[]>();
@@ -191,7 +198,8 @@ export async function formatFound(app: App, d: Directory, me: UserRow, found: Fo
   for (const f of found) {
     const row = byId.get(f.id);
     if (!row) continue;
-    const m = fetchedMessage(app, d, row, reactionsOf.get(f.id) ?? [], me.id, f.flags, format);
+    // a spectator has read everything there is for them (Zulip's flags ["read"])
+    const m = fetchedMessage(app, d, row, reactionsOf.get(f.id) ?? [], me?.id ?? 0, me ? f.flags : FLAG.read, format);
     if (searchWords) {
       m.match_content = highlightHtml(row.rendered_content, searchWords);
       m.match_subject = highlightTopic(displayTopic(row.topic, emptyTopicName(app), format.allowEmptyTopicName), searchWords);
@@ -202,9 +210,10 @@ export async function formatFound(app: App, d: Directory, me: UserRow, found: Fo
 }
 
 /** GET /messages. */
-export async function getMessages(app: App, me: UserRow, input: GetMessagesInput) {
+/** GET /messages for a user, or (me null) for a spectator reading web-public channels. */
+export async function getMessages(app: App, me: UserRow | null, input: GetMessagesInput) {
   const d = await loadDirectory(app);
-  const { narrow, searchWords } = await resolveNarrow(app, d, me, input.narrow);
+  const { narrow, searchWords } = me ? await resolveNarrow(app, d, me, input.narrow) : await resolveSpectatorNarrow(app, d, input.narrow);
   if (input.messageIds !== undefined) {
     const found = await filterIds(app.db, narrow, [...new Set(input.messageIds)]);
     const messages = await formatFound(app, d, me, found, input.format, searchWords);
@@ -215,7 +224,8 @@ export async function getMessages(app: App, me: UserRow, input: GetMessagesInput
   if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   let spec: Anchor = input.useFirstUnreadAnchor && input.anchor === undefined ? "first_unread" : parseAnchor(input.anchor);
   let anchor: number;
-  if (spec === "first_unread") anchor = (await firstUnread(app.db, narrow)) ?? NEWEST_ANCHOR;
+  // nothing is unread for a spectator: first_unread is the newest message
+  if (spec === "first_unread") anchor = (me && (await firstUnread(app.db, narrow))) || NEWEST_ANCHOR;
   else if (spec === "newest") anchor = NEWEST_ANCHOR;
   else if (spec === "oldest") anchor = 0;
   else anchor = spec;

@@ -1,0 +1,69 @@
+import { realmOf, type App } from "../../app";
+import { ftsQuery } from "../../domain/highlight";
+import { badNarrow, HAS_OPERANDS, searchTerms, type NarrowTerm } from "../../domain/narrow";
+import { unauthorized } from "../../errors";
+import type { ResolvedNarrow, Term } from "../../store/narrow";
+import type { Directory } from "./directory";
+import { emptyTopicName } from "./render";
+import { ensureSearchIndexed } from "./search-index";
+
+/** What a spectator may narrow by (Zulip's is_spectator_compatible; `near` only places the anchor). */
+const SPECTATOR_OPERATORS = new Set(["channels", "channel", "topic", "sender", "has", "search", "near", "id"]);
+
+/**
+ * The public-access option: someone without an account reads the organization's web-public channels.
+ * As Zulip's GET /messages, the narrow must say so with `channels:web-public` (so a client whose
+ * credentials got lost is told to log in rather than shown less), may use only the operators above,
+ * and the organization must allow spectators. Anything else is the usual 401.
+ */
+export async function resolveSpectatorNarrow(app: App, d: Directory, input: NarrowTerm[]): Promise<{ narrow: ResolvedNarrow; searchWords: string[] | null }> {
+  const settings = realmOf(app).settings;
+  if (!settings.enable_spectator_access || !settings.web_public_streams_enabled) throw unauthorized();
+  if (!input.some((t) => t.operator === "channels" && t.operand === "web-public" && !t.negated)) throw unauthorized();
+  if (input.some((t) => !SPECTATOR_OPERATORS.has(t.operator))) throw unauthorized();
+  const webPublic = [...d.streams.values()].filter((s) => s.realm_id === realmOf(app).id && s.is_web_public && !s.is_archived).map((s) => s.id);
+  const out: Term[] = [];
+  let searchWords: string[] | null = null;
+  for (const t of input) {
+    const neg = t.negated;
+    const o = t.operand;
+    switch (t.operator) {
+      case "channels":
+        if (o !== "web-public" && o !== "public") throw badNarrow(`unknown channels operand ${o}`);
+        break; // every channel a spectator reads is web-public
+      case "channel": {
+        const stream = typeof o === "number" ? d.streams.get(o) : d.streamByName(String(o));
+        if (!stream || !webPublic.includes(stream.id)) throw badNarrow(`unknown web-public channel ${o}`);
+        out.push({ k: "streams", ids: [stream.id], neg });
+        break;
+      }
+      case "topic":
+        out.push({ k: "topic", topic: typeof o === "string" && o === emptyTopicName(app) ? "" : String(o), neg });
+        break;
+      case "sender": {
+        const u = typeof o === "number" ? d.users.get(o) : d.userByEmail(String(o));
+        if (!u) throw badNarrow(`unknown user ${o}`);
+        out.push({ k: "sender", id: u.id, neg });
+        break;
+      }
+      case "has":
+        if (!HAS_OPERANDS.has(String(o))) throw badNarrow(`unknown 'has' operand ${o}`);
+        out.push({ k: "has", what: String(o) as "link", neg });
+        break;
+      case "id":
+        if (!/^\d+$/.test(String(o))) throw badNarrow("Invalid message ID");
+        out.push({ k: "id", id: Number(o), neg });
+        break;
+      case "search": {
+        const words = searchTerms(String(o));
+        const fts = ftsQuery(words);
+        out.push(fts === null ? { k: "never", neg } : { k: "search", fts, neg });
+        if (!neg) searchWords = [...(searchWords ?? []), ...words];
+        break;
+      }
+    }
+  }
+  if (out.some((t) => t.k === "search")) await ensureSearchIndexed(app);
+  // user 0 has no message rows: every message is read from the web-public channels' history
+  return { narrow: { userId: 0, terms: out, historyStreams: webPublic }, searchWords };
+}
