@@ -128,7 +128,8 @@ export const messageRoutes = (app: App) =>
         const p = args.read(GetMessageArgs);
         return args.success(await getMessage(app, me, id, { applyMarkdown: p.apply_markdown, clientGravatar: false, allowEmptyTopicName: p.allow_empty_topic_name }));
       },
-      { auth: true },
+      // without credentials: a spectator reading a web-public channel's message
+      { optionalAuth: true },
     )
     .patch(
       "/messages/:id",

@@ -101,6 +101,24 @@ describe("GET /messages without an account", () => {
     expect(other.messages.find((m: any) => m.id === sent.open1).flags).toEqual(["read", "historical"]);
   });
 
+  test("GET /messages/{id} gives a web-public channel's message, and the same 401 for every other id", async () => {
+    const r = (await s.anonymous.get(`/messages/${sent.open1}`)).success();
+    expect(r.raw_content).toBe("Sunny with a chance of **rain**");
+    expect(r.message).toMatchObject({ id: sent.open1, flags: ["read"], display_recipient: "Open Air", content: "<p>Sunny with a chance of <strong>rain</strong></p>" });
+    const dm = (await s.users.hamlet.client.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [{ operator: "is", operand: "dm" }] })).success().messages[0].id;
+    for (const id of [sent.hall, sent.office, dm, 999_999]) {
+      (await s.anonymous.get(`/messages/${id}`)).error("Not logged in: API authentication or user session required", "UNAUTHORIZED", 401);
+    }
+    (await s.users.desdemona.client.patch("/realm", { enable_spectator_access: false })).success();
+    try {
+      (await s.anonymous.get(`/messages/${sent.open1}`)).error("Not logged in: API authentication or user session required", "UNAUTHORIZED", 401);
+    } finally {
+      (await s.users.desdemona.client.patch("/realm", { enable_spectator_access: true })).success();
+    }
+    // users still get their own view
+    expect((await s.users.hamlet.client.get(`/messages/${sent.office}`)).success().message.id).toBe(sent.office);
+  });
+
   test("bad credentials are still refused, not read as a spectator", async () => {
     const res = await fetchRaw(s, "/api/v1/messages?anchor=newest&num_before=5&num_after=0&narrow=" + encodeURIComponent(JSON.stringify([WEB_PUBLIC])), {
       headers: { authorization: "Basic " + btoa("hamlet@zulip.com:" + "x".repeat(32)) },

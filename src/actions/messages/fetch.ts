@@ -19,7 +19,7 @@ import { loadDirectory, type Directory } from "./directory";
 import { fetchedMessage, loadTopicLinkifiers, type FormatOptions } from "./format";
 import { emptyTopicName } from "./render";
 import { ensureSearchIndexed } from "./search-index";
-import { resolveSpectatorNarrow } from "./spectator";
+import { accessWebPublicMessage, resolveSpectatorNarrow } from "./spectator";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: the `newest` anchor. */
@@ -249,11 +249,12 @@ export async function getMessages(app: App, me: UserRow | null, input: GetMessag
 }
 
 /** GET /messages/{message_id}. */
-export async function getMessage(app: App, me: UserRow, messageId: number, format: FormatOptions) {
+/** GET /messages/{message_id}, for a user or (me null) a spectator reading a web-public channel. */
+export async function getMessage(app: App, me: UserRow | null, messageId: number, format: FormatOptions) {
   const d = await loadDirectory(app);
-  const { row, flags } = await accessMessage(app, d, me, messageId);
-  const [reactions, accessibleUsers] = await Promise.all([listReactions(app.db, [row.id]), accessibleUserIds(app, me), loadTopicLinkifiers(app)]);
-  return { raw_content: row.content, message: fetchedMessage(app, d, row, reactions, me.id, flags, { ...format, accessibleUsers }) };
+  const { row, flags } = me ? await accessMessage(app, d, me, messageId) : await accessWebPublicMessage(app, d, messageId);
+  const [reactions, accessibleUsers] = await Promise.all([listReactions(app.db, [row.id]), me ? accessibleUserIds(app, me) : null, loadTopicLinkifiers(app)]);
+  return { raw_content: row.content, message: fetchedMessage(app, d, row, reactions, me?.id ?? 0, flags, { ...format, accessibleUsers }) };
 }
 
 /** GET /messages/matches_narrow: which of the user's messages match, with search highlights. */

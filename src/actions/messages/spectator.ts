@@ -3,6 +3,8 @@ import { ftsQuery } from "../../domain/highlight";
 import { badNarrow, HAS_OPERANDS, searchTerms, type NarrowTerm } from "../../domain/narrow";
 import { unauthorized } from "../../errors";
 import type { ResolvedNarrow, Term } from "../../store/narrow";
+import { findMessage, type MessageRow } from "../../store/messages";
+import { FLAG } from "../../domain/flags";
 import type { Directory } from "./directory";
 import { emptyTopicName } from "./render";
 import { ensureSearchIndexed } from "./search-index";
@@ -17,11 +19,10 @@ const SPECTATOR_OPERATORS = new Set(["channels", "channel", "topic", "sender", "
  * and the organization must allow spectators. Anything else is the usual 401.
  */
 export async function resolveSpectatorNarrow(app: App, d: Directory, input: NarrowTerm[]): Promise<{ narrow: ResolvedNarrow; searchWords: string[] | null }> {
-  const settings = realmOf(app).settings;
-  if (!settings.enable_spectator_access || !settings.web_public_streams_enabled) throw unauthorized();
+  checkSpectatorsAllowed(app);
   if (!input.some((t) => t.operator === "channels" && t.operand === "web-public" && !t.negated)) throw unauthorized();
   if (input.some((t) => !SPECTATOR_OPERATORS.has(t.operator))) throw unauthorized();
-  const webPublic = [...d.streams.values()].filter((s) => s.realm_id === realmOf(app).id && s.is_web_public && !s.is_archived).map((s) => s.id);
+  const webPublic = webPublicChannelIds(app, d);
   const out: Term[] = [];
   let searchWords: string[] | null = null;
   for (const t of input) {
@@ -66,4 +67,24 @@ export async function resolveSpectatorNarrow(app: App, d: Directory, input: Narr
   if (out.some((t) => t.k === "search")) await ensureSearchIndexed(app);
   // user 0 has no message rows: every message is read from the web-public channels' history
   return { narrow: { userId: 0, terms: out, historyStreams: webPublic }, searchWords };
+}
+
+function checkSpectatorsAllowed(app: App): void {
+  const settings = realmOf(app).settings;
+  if (!settings.enable_spectator_access || !settings.web_public_streams_enabled) throw unauthorized();
+}
+
+/** The channels spectators read: web-public and not archived. */
+const webPublicChannelIds = (app: App, d: Directory) =>
+  [...d.streams.values()].filter((s) => s.realm_id === realmOf(app).id && s.is_web_public && !s.is_archived).map((s) => s.id);
+
+/**
+ * GET /messages/{id} for a spectator (Zulip's access_web_public_message): a message of a web-public
+ * channel, read. Any other id is the 401 a request without credentials gets, so nothing is learned.
+ */
+export async function accessWebPublicMessage(app: App, d: Directory, messageId: number): Promise<{ row: MessageRow; flags: number }> {
+  checkSpectatorsAllowed(app);
+  const row = await findMessage(app.db, messageId);
+  if (!row || row.stream_id === null || !webPublicChannelIds(app, d).includes(row.stream_id)) throw unauthorized();
+  return { row, flags: FLAG.read };
 }
