@@ -1,7 +1,7 @@
 import { realmOf, type App } from "../../app";
 import { canAccessHistory, hasContentAccess } from "../../domain/channel-permissions";
-import { ftsQuery, highlightHtml, highlightTopic } from "../../domain/highlight";
-import { badNarrow, HAS_OPERANDS, operandIds, searchTerms, type NarrowTerm } from "../../domain/narrow";
+import { highlightHtml, highlightTopic } from "../../domain/highlight";
+import { badNarrow, operandIds, type NarrowTerm } from "../../domain/narrow";
 import { isGuest } from "../../domain/roles";
 import { displayTopic } from "../../domain/topic";
 import { htmlDiff } from "../../domain/html-diff";
@@ -19,6 +19,7 @@ import { loadDirectory, type Directory } from "./directory";
 import { fetchedMessage, loadTopicLinkifiers, type FormatOptions } from "./format";
 import { emptyTopicName } from "./render";
 import { ensureSearchIndexed } from "./search-index";
+import { contentTerm } from "./narrow-terms";
 import { accessWebPublicMessage, resolveSpectatorNarrow } from "./spectator";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -93,11 +94,6 @@ export async function resolveNarrow(app: App, d: Directory, me: UserRow, input: 
         if (!neg && (o === "web-public" || !isGuest(me.role))) historyStreams = ids;
         break;
       }
-      case "topic": {
-        const topic = typeof o === "string" && o === emptyTopicName(app) ? "" : String(o);
-        out.push({ k: "topic", topic, neg });
-        break;
-      }
       case "sender": {
         const u = typeof o === "number" ? d.users.get(o) : String(o) === "me" ? d.users.get(me.id) : d.userByEmail(String(o));
         if (!u) throw badNarrow(`unknown user ${o}`);
@@ -139,25 +135,12 @@ export async function resolveNarrow(app: App, d: Directory, me: UserRow, input: 
         else if (o !== "all") throw badNarrow(`unknown 'in' operand ${o}`);
         break;
       }
-      case "has": {
-        if (!HAS_OPERANDS.has(String(o))) throw badNarrow(`unknown 'has' operand ${o}`);
-        out.push({ k: "has", what: String(o) as "link", neg });
-        break;
+      default: {
+        const c = contentTerm(app, t);
+        if (!c) throw badNarrow(`unknown operator ${t.operator}`);
+        out.push(c.term);
+        if (c.searchWords) searchWords = [...(searchWords ?? []), ...c.searchWords];
       }
-      case "id": {
-        if (!/^\d+$/.test(String(o))) throw badNarrow("Invalid message ID");
-        out.push({ k: "id", id: Number(o), neg });
-        break;
-      }
-      case "search": {
-        const words = searchTerms(String(o));
-        const fts = ftsQuery(words);
-        out.push(fts === null ? { k: "never", neg } : { k: "search", fts, neg });
-        if (!neg) searchWords = [...(searchWords ?? []), ...words];
-        break;
-      }
-      default:
-        throw badNarrow(`unknown operator ${t.operator}`);
     }
   }
   if (userProperty || opts.personalOnly) historyStreams = null;

@@ -1,12 +1,11 @@
 import { realmOf, type App } from "../../app";
-import { ftsQuery } from "../../domain/highlight";
-import { badNarrow, HAS_OPERANDS, searchTerms, type NarrowTerm } from "../../domain/narrow";
+import { badNarrow, type NarrowTerm } from "../../domain/narrow";
 import { unauthorized } from "../../errors";
 import type { ResolvedNarrow, Term } from "../../store/narrow";
 import { findMessage, type MessageRow } from "../../store/messages";
 import { FLAG } from "../../domain/flags";
 import type { Directory } from "./directory";
-import { emptyTopicName } from "./render";
+import { contentTerm } from "./narrow-terms";
 import { ensureSearchIndexed } from "./search-index";
 
 /** What a spectator may narrow by (Zulip's is_spectator_compatible; `near` only places the anchor). */
@@ -38,29 +37,16 @@ export async function resolveSpectatorNarrow(app: App, d: Directory, input: Narr
         out.push({ k: "streams", ids: [stream.id], neg });
         break;
       }
-      case "topic":
-        out.push({ k: "topic", topic: typeof o === "string" && o === emptyTopicName(app) ? "" : String(o), neg });
-        break;
       case "sender": {
         const u = typeof o === "number" ? d.users.get(o) : d.userByEmail(String(o));
         if (!u) throw badNarrow(`unknown user ${o}`);
         out.push({ k: "sender", id: u.id, neg });
         break;
       }
-      case "has":
-        if (!HAS_OPERANDS.has(String(o))) throw badNarrow(`unknown 'has' operand ${o}`);
-        out.push({ k: "has", what: String(o) as "link", neg });
-        break;
-      case "id":
-        if (!/^\d+$/.test(String(o))) throw badNarrow("Invalid message ID");
-        out.push({ k: "id", id: Number(o), neg });
-        break;
-      case "search": {
-        const words = searchTerms(String(o));
-        const fts = ftsQuery(words);
-        out.push(fts === null ? { k: "never", neg } : { k: "search", fts, neg });
-        if (!neg) searchWords = [...(searchWords ?? []), ...words];
-        break;
+      default: {
+        const c = contentTerm(app, t); // topic, has, id, search (near only places the anchor)
+        if (c) out.push(c.term);
+        if (c?.searchWords) searchWords = [...(searchWords ?? []), ...c.searchWords];
       }
     }
   }
