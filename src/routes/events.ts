@@ -1,13 +1,14 @@
 import { Elysia, t, type Static } from "elysia";
 import type { App } from "../app";
-import { openQueue, registerQueue } from "../actions/register";
+import { openQueue, registerQueue, registerSpectator } from "../actions/register";
 import { zulip } from "../http/plugin";
 import { badRequest } from "../errors";
 import { clientName } from "../http/client";
 
 const RegisterArgs = t.Object({
   apply_markdown: t.Boolean({ default: false }),
-  client_gravatar: t.Boolean({ default: true }),
+  // default: true, and false for spectators (who may not ask for it)
+  client_gravatar: t.Optional(t.Boolean()),
   slim_presence: t.Boolean({ default: false }),
   all_public_streams: t.Optional(t.Boolean()),
   include_subscribers: t.Boolean({ default: false }),
@@ -60,9 +61,9 @@ export const eventRoutes = (app: App) =>
       "/register",
       async ({ args, me, request }) => {
         const p = args.read(RegisterArgs);
-        const state = await registerQueue(app, me, {
+        const input = {
           applyMarkdown: p.apply_markdown,
-          clientGravatar: p.client_gravatar,
+          clientGravatar: p.client_gravatar ?? true,
           slimPresence: p.slim_presence,
           presenceHistoryLimitDays: p.presence_history_limit_days,
           allPublicStreams: p.all_public_streams,
@@ -73,10 +74,12 @@ export const eventRoutes = (app: App) =>
           narrow: p.narrow.map((n) => [n[0] ?? "", n[1] ?? ""] as [string, string]),
           queueLifespanSecs: p.queue_lifespan_secs,
           clientName: clientName(args, request),
-        });
-        return args.success(state);
+        };
+        // without credentials: a spectator's state, in an organization with the public-access option
+        if (!me) return args.success(await registerSpectator(app, { ...input, clientGravatarGiven: p.client_gravatar !== undefined }));
+        return args.success(await registerQueue(app, me, input));
       },
-      { auth: true },
+      { optionalAuth: true },
     )
     .get(
       "/events",

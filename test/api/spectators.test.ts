@@ -127,3 +127,57 @@ describe("GET /messages without an account", () => {
     expect(await res.json()).toMatchObject({ result: "error", code: "UNAUTHORIZED" });
   });
 });
+
+describe("POST /register without an account", () => {
+  test("no queue, the realm, everyone in the user list, the web-public channels as subscriptions, nothing personal", async () => {
+    // what users see of each other, a spectator does not
+    (await s.users.othello.client.post("/users/me/presence", { status: "active" })).success();
+    (await s.users.othello.client.post("/users/me/status", { status_text: "on holiday" })).success();
+    // a bot too (bots report no presence): every bot is visible even to a guest who may see nobody else
+    const bot = (await s.users.hamlet.client.post("/bots", { full_name: "Weather Bot", short_name: "weather" })).success();
+    const botClient = s.clientFor((await s.app.db.get<{ email: string }>("SELECT email FROM users WHERE id = ?", [bot.user_id]))!.email, bot.api_key);
+    (await botClient.post("/users/me/status", { status_text: "forecasting" })).success();
+    expect(Object.keys((await s.users.hamlet.client.post("/register", { fetch_event_types: ["presence"], slim_presence: true })).success().presences)).toContain(String(s.users.othello.id));
+    const r = (await s.anonymous.post("/register", {})).success();
+    expect(r).toMatchObject({ queue_id: null, last_event_id: -1, realm_name: s.app.realm!.name, max_message_id: -1 });
+    expect(r).toMatchObject({ user_id: 0, full_name: "Anonymous User", email: "username@example.com", is_guest: true, is_admin: false });
+    // everyone, with no real addresses
+    const users = r.realm_users.map((u: any) => u.user_id);
+    for (const who of ["hamlet", "othello", "desdemona", "polonius"] as const) expect(users).toContain(s.users[who].id);
+    expect(r.realm_users.find((u: any) => u.user_id === s.users.hamlet.id)).toMatchObject({ full_name: "King Hamlet", delivery_email: null });
+    expect(r.realm_users.every((u: any) => u.delivery_email === null && u.full_name !== "Unknown user")).toBe(true);
+    // the web-public channels, as a new subscriber would have them; nothing else
+    expect(r.subscriptions.map((x: any) => x.stream_id)).toEqual([open]);
+    expect(r.subscriptions[0]).toMatchObject({ name: "Open Air", is_web_public: true, is_muted: false, pin_to_top: false, color: expect.stringMatching(/^#[0-9a-f]{6}$/) });
+    expect(r.unsubscribed).toEqual([]);
+    expect(r.never_subscribed).toEqual([]);
+    expect(r.streams.map((x: any) => x.stream_id)).toEqual([open]);
+    expect(r.presences).toEqual({});
+    expect(r.user_status).toEqual({});
+    expect(r.unread_msgs.count).toBe(0);
+    expect(r).toMatchObject({ starred_messages: [], drafts: [], scheduled_messages: [], user_topics: [], alert_words: [], muted_users: [], realm_bots: [], realm_default_streams: [] });
+    expect(r.user_settings.default_language).toBe(s.app.realm!.settings.default_language);
+  });
+
+  test("fetch_event_types picks the parts, as for users", async () => {
+    const r = (await s.anonymous.post("/register", { fetch_event_types: ["realm_emoji", "message"] })).success();
+    expect(r).toMatchObject({ queue_id: null, realm_emoji: {}, max_message_id: -1 });
+    expect(r.realm_users).toBeUndefined();
+  });
+
+  test("client_gravatar or include_subscribers is refused, and nothing without public access", async () => {
+    (await s.anonymous.post("/register", { client_gravatar: true })).error("Invalid 'client_gravatar' parameter for anonymous request", "BAD_REQUEST", 400);
+    (await s.anonymous.post("/register", { include_subscribers: true })).error("Invalid 'include_subscribers' parameter for anonymous request", "BAD_REQUEST", 400);
+    expect((await s.anonymous.post("/register", { client_gravatar: false })).success().queue_id).toBeNull();
+    (await s.users.desdemona.client.patch("/realm", { enable_spectator_access: false })).success();
+    try {
+      (await s.anonymous.post("/register", {})).error("Not logged in: API authentication or user session required", "UNAUTHORIZED", 401);
+    } finally {
+      (await s.users.desdemona.client.patch("/realm", { enable_spectator_access: true })).success();
+    }
+    // users are unaffected: a queue, and client_gravatar on by default
+    const mine = (await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm_user"] })).success();
+    expect(mine.queue_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(mine.realm_users.find((u: any) => u.user_id === s.users.othello.id).avatar_url).toBeNull();
+  });
+});

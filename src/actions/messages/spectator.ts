@@ -55,13 +55,14 @@ export async function resolveSpectatorNarrow(app: App, d: Directory, input: Narr
   return { narrow: { userId: 0, terms: out, historyStreams: webPublic }, searchWords };
 }
 
-function checkSpectatorsAllowed(app: App): void {
+/** 401 unless the organization lets people without an account read its web-public channels. */
+export function checkSpectatorsAllowed(app: App): void {
   const settings = realmOf(app).settings;
   if (!settings.enable_spectator_access || !settings.web_public_streams_enabled) throw unauthorized();
 }
 
 /** The channels spectators read: web-public and not archived. */
-const webPublicChannelIds = (app: App, d: Directory) =>
+export const webPublicChannelIds = (app: App, d: Directory) =>
   [...d.streams.values()].filter((s) => s.realm_id === realmOf(app).id && s.is_web_public && !s.is_archived).map((s) => s.id);
 
 /**

@@ -34,6 +34,8 @@ export interface StateOptions {
   /** presence_history_limit_days (default 14) */
   presenceHistoryLimitDays?: number;
   clientCapabilities: Record<string, boolean>;
+  /** a request without credentials (public access): `me` is an anonymous guest with id 0 */
+  spectator?: boolean;
 }
 
 export type StateFetcher = (app: App, me: UserRow, opts: StateOptions) => Promise<Record<string, unknown>> | Record<string, unknown>;

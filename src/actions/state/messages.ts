@@ -13,8 +13,9 @@ import type { StateOptions } from ".";
 export const MAX_UNREAD_MESSAGES = 50_000;
 const MENTION_BITS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
-/** `message` initial state. */
-export async function messageState(app: App, me: UserRow) {
+/** `message` initial state (-1 for a spectator, as Zulip's max_message_id_for_user(None)). */
+export async function messageState(app: App, me: UserRow, opts: StateOptions) {
+  if (opts.spectator) return { max_message_id: -1 };
   return { max_message_id: Math.max(0, await maxMessageIdOf(app.db, me.id)) };
 }
 

@@ -14,7 +14,8 @@ import type { StateOptions } from ".";
  */
 export async function realmUserState(app: App, me: UserRow, opts: StateOptions) {
   const realm = realmOf(app);
-  const visible = await accessibleUserIds(app, me);
+  // spectators may see everyone, as in Zulip (they have little to see of each)
+  const visible = opts.spectator ? null : await accessibleUserIds(app, me);
   const all = await listUsers(app.db, realm.id);
   const users = all.filter((u) => visible === null || visible.has(u.id));
   const host = emailHost(app);
@@ -23,7 +24,7 @@ export async function realmUserState(app: App, me: UserRow, opts: StateOptions) 
   const profiles = await profileDataOf(app, "all");
   // without is_active: which list a user is in says it (Zulip's post_process_state drops the field)
   const format = (u: UserRow) =>
-    userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: canSeeDeliveryEmail(me, u), withoutIsActive: true });
+    userDict(u, { clientGravatar: opts.clientGravatar, profileData: u.is_bot ? undefined : (profiles.get(u.id) ?? {}), deliveryEmail: !opts.spectator && canSeeDeliveryEmail(me, u), withoutIsActive: true });
   const active = users.filter((u) => u.is_active).map(format);
   const s = realm.settings;
   const can = (setting: unknown, allowGuests = false) => (allowGuests || !isGuest(me.role)) && app.groups.settingIncludes(setting as any, me.id);

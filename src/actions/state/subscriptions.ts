@@ -4,6 +4,7 @@ import { formatContext } from "../channel-data";
 import { hasMetadataAccess } from "../../domain/channel-permissions";
 import { streamDict, subscriptionDict, withInheritedNotifications } from "../../domain/channel-format";
 import { userSettings } from "../../domain/user-settings";
+import { pickColor } from "../../domain/stream-colors";
 import { listStreams, type StreamRow } from "../../store/streams";
 import { listUserSubscriptionRows, mapSubscriberIds, type SubscriptionRow } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
@@ -18,7 +19,8 @@ import type { StateOptions } from ".";
 export async function subscriptionState(app: App, me: UserRow, opts: StateOptions) {
   const withArchived = Boolean(opts.clientCapabilities.archived_channels);
   const streams = (await listStreams(app.db, realmOf(app).id)).filter((s) => withArchived || !s.is_archived);
-  const rows = new Map((await listUserSubscriptionRows(app.db, me.id)).map((r) => [r.stream_id, r]));
+  // a spectator is "subscribed" to the web-public channels, with a new subscription's defaults (Zulip's get_web_public_subs)
+  const rows = opts.spectator ? spectatorRows(streams) : new Map((await listUserSubscriptionRows(app.db, me.id)).map((r) => [r.stream_id, r]));
   const visible = streams.filter((s) => hasMetadataAccess(channelAccess(app, me, s, Boolean(rows.get(s.id)?.active))));
   const [ctx, subscribers] = await Promise.all([
     formatContext(app, app.db, visible),
@@ -40,4 +42,26 @@ export async function subscriptionState(app: App, me: UserRow, opts: StateOption
     else neverSubscribed.push(subs ? { ...streamDict(s, ctx), subscribers: subs } : streamDict(s, ctx));
   }
   return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
+}
+
+function spectatorRows(streams: StreamRow[]): Map<number, SubscriptionRow> {
+  const used = new Set<string>();
+  const rows = new Map<number, SubscriptionRow>();
+  for (const s of streams) {
+    if (!s.is_web_public || s.is_archived) continue;
+    rows.set(s.id, {
+      user_id: 0,
+      stream_id: s.id,
+      active: 1,
+      color: pickColor(used),
+      is_muted: 0,
+      pin_to_top: 0,
+      desktop_notifications: null,
+      audible_notifications: null,
+      push_notifications: null,
+      email_notifications: null,
+      wildcard_mentions_notify: null,
+    });
+  }
+  return rows;
 }

@@ -1,8 +1,9 @@
 import type { App } from "../../app";
 import type { UserRow } from "../../store/users";
 import { userStatusMap } from "../user-status";
+import type { StateOptions } from ".";
 
-/** `user_status` initial state. */
-export async function userStatusState(app: App, me: UserRow) {
-  return { user_status: await userStatusMap(app, me) };
+/** `user_status` initial state (none for spectators, as Zulip). */
+export async function userStatusState(app: App, me: UserRow, opts: StateOptions) {
+  return { user_status: opts.spectator ? {} : await userStatusMap(app, me) };
 }
