@@ -159,6 +159,16 @@ describe("POST /register without an account", () => {
     expect(r.user_settings.default_language).toBe(s.app.realm!.settings.default_language);
   });
 
+  test("archived web-public channels stay out, even for a client that keeps archived channels", async () => {
+    const gone = await createChannel(s, "desdemona", "Closed Pier", { subscribers: ["hamlet"] });
+    (await s.users.desdemona.client.patch(`/streams/${gone}`, { is_web_public: true })).success();
+    (await s.users.desdemona.client.delete(`/streams/${gone}`)).success();
+    const r = (await s.anonymous.post("/register", { fetch_event_types: ["subscription", "stream"], client_capabilities: { archived_channels: true } })).success();
+    const all = [...r.subscriptions, ...r.unsubscribed, ...r.never_subscribed, ...r.streams].map((x: any) => x.stream_id);
+    expect(all).not.toContain(gone);
+    expect(r.subscriptions.map((x: any) => x.stream_id)).toEqual([open]);
+  });
+
   test("fetch_event_types picks the parts, as for users", async () => {
     const r = (await s.anonymous.post("/register", { fetch_event_types: ["realm_emoji", "message"] })).success();
     expect(r).toMatchObject({ queue_id: null, realm_emoji: {}, max_message_id: -1 });

@@ -9,7 +9,8 @@ import type { StateOptions } from ".";
 
 /** `stream` initial state: every channel the user may know of (archived ones with the capability). */
 export async function streamState(app: App, me: UserRow, opts: StateOptions) {
-  const withArchived = Boolean(opts.clientCapabilities.archived_channels);
+  // spectators never see archived channels (Zulip's get_web_public_streams)
+  const withArchived = Boolean(opts.clientCapabilities.archived_channels) && !opts.spectator;
   const subscribed = new Set(await listSubscribedStreamIds(app.db, me.id));
   const streams = (await listStreams(app.db, realmOf(app).id))
     .filter((s) => withArchived || !s.is_archived)

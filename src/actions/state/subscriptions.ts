@@ -17,7 +17,8 @@ import type { StateOptions } from ".";
  * without notification_settings_null. A handful of queries whatever the number of channels.
  */
 export async function subscriptionState(app: App, me: UserRow, opts: StateOptions) {
-  const withArchived = Boolean(opts.clientCapabilities.archived_channels);
+  // spectators never see archived channels (Zulip's get_web_public_subs)
+  const withArchived = Boolean(opts.clientCapabilities.archived_channels) && !opts.spectator;
   const streams = (await listStreams(app.db, realmOf(app).id)).filter((s) => withArchived || !s.is_archived);
   // a spectator is "subscribed" to the web-public channels, with a new subscription's defaults (Zulip's get_web_public_subs)
   const rows = opts.spectator ? spectatorRows(streams) : new Map((await listUserSubscriptionRows(app.db, me.id)).map((r) => [r.stream_id, r]));
