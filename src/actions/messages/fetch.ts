@@ -192,7 +192,6 @@ export async function formatFound(app: App, d: Directory, me: UserRow | null, fo
   return out;
 }
 
-/** GET /messages. */
 /** GET /messages for a user, or (me null) for a spectator reading web-public channels. */
 export async function getMessages(app: App, me: UserRow | null, input: GetMessagesInput) {
   const d = await loadDirectory(app);
@@ -231,7 +230,6 @@ export async function getMessages(app: App, me: UserRow | null, input: GetMessag
   };
 }
 
-/** GET /messages/{message_id}. */
 /** GET /messages/{message_id}, for a user or (me null) a spectator reading a web-public channel. */
 export async function getMessage(app: App, me: UserRow | null, messageId: number, format: FormatOptions) {
   const d = await loadDirectory(app);

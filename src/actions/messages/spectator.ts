@@ -5,6 +5,7 @@ import type { ResolvedNarrow, Term } from "../../store/narrow";
 import { findMessage, type MessageRow } from "../../store/messages";
 import { FLAG } from "../../domain/flags";
 import type { Directory } from "./directory";
+import type { StreamRow } from "../../store/streams";
 import { contentTerm } from "./narrow-terms";
 import { ensureSearchIndexed } from "./search-index";
 
@@ -61,9 +62,12 @@ export function checkSpectatorsAllowed(app: App): void {
   if (!settings.enable_spectator_access || !settings.web_public_streams_enabled) throw unauthorized();
 }
 
-/** The channels spectators read: web-public and not archived. */
+/** Whether spectators read a channel: web-public and not archived (Zulip's web-public queryset). */
+export const readableBySpectators = (s: Pick<StreamRow, "is_web_public" | "is_archived">) => Boolean(s.is_web_public) && !s.is_archived;
+
+/** The channels spectators read. */
 export const webPublicChannelIds = (app: App, d: Directory) =>
-  [...d.streams.values()].filter((s) => s.realm_id === realmOf(app).id && s.is_web_public && !s.is_archived).map((s) => s.id);
+  [...d.streams.values()].filter((s) => s.realm_id === realmOf(app).id && readableBySpectators(s)).map((s) => s.id);
 
 /**
  * GET /messages/{id} for a spectator (Zulip's access_web_public_message): a message of a web-public

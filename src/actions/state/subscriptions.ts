@@ -5,6 +5,7 @@ import { hasMetadataAccess } from "../../domain/channel-permissions";
 import { streamDict, subscriptionDict, withInheritedNotifications } from "../../domain/channel-format";
 import { userSettings } from "../../domain/user-settings";
 import { pickColor } from "../../domain/stream-colors";
+import { readableBySpectators } from "../messages/spectator";
 import { listStreams, type StreamRow } from "../../store/streams";
 import { listUserSubscriptionRows, mapSubscriberIds, type SubscriptionRow } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
@@ -45,11 +46,12 @@ export async function subscriptionState(app: App, me: UserRow, opts: StateOption
   return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
 }
 
+/** A spectator's subscriptions: the channels they read, as a new subscriber would have them. */
 function spectatorRows(streams: StreamRow[]): Map<number, SubscriptionRow> {
   const used = new Set<string>();
   const rows = new Map<number, SubscriptionRow>();
   for (const s of streams) {
-    if (!s.is_web_public || s.is_archived) continue;
+    if (!readableBySpectators(s)) continue;
     rows.set(s.id, {
       user_id: 0,
       stream_id: s.id,
