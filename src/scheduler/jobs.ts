@@ -8,6 +8,7 @@ import { deleteStaleInvites } from "../actions/invites";
 import { applyMessageRetention } from "../actions/retention";
 import { markIdlePresenceOffline } from "../actions/presence";
 import { syncFullMembers } from "../actions/user-updates";
+import { raiseUnreadFloorsWhenQuiet } from "../actions/messages/unread-floors";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -20,6 +21,8 @@ export function defaultJobs(): Job[] {
   return [
     // "at the timestamp, within a second": the loop ticks every 250 ms
     job("deliver-scheduled-messages", 500, deliverDueScheduledMessages),
+    // unread floors follow each user's newest rows once sends are quiet (actions/messages/unread-floors.ts)
+    job("raise-unread-floors", SECOND, raiseUnreadFloorsWhenQuiet),
     // idle event queues (Zulip runs this every minute)
     job("gc-event-queues", MINUTE, (app) => app.events.gc()),
     job("expire-sessions", HOUR, deleteExpiredSessionsNow),

@@ -1,4 +1,5 @@
 import { changedRows, type Sql } from "./db";
+import { listUnreadBelowFloor } from "./unread-floors";
 
 export interface MessageRow {
   id: number;
@@ -42,15 +43,12 @@ export async function insertMessage(sql: Sql, m: NewMessage): Promise<number> {
   return lastId;
 }
 
-/** The message and all its user_messages rows: one INSERT each (rows chunked), one round trip. */
-export async function insertMessageWithRecipients(sql: Sql, m: NewMessage, rows: { userId: number; flags: number }[]): Promise<number> {
-  const id = await insertMessage(sql, m);
-  await insertUserMessages(sql, rows.map((r) => ({ userId: r.userId, messageId: id, flags: r.flags })));
-  return id;
-}
-
-/** user_messages rows in multi-row INSERTs (chunks of 500 rows). Existing rows are left alone. */
-export async function insertUserMessages(sql: Sql, rows: { userId: number; messageId: number; flags: number }[]) {
+/**
+ * user_messages rows in multi-row INSERTs (chunks of 500 rows). Existing rows are left alone. Rows of
+ * older messages may fall below their user's unread floor, where unread ones must be listed; the
+ * rows of messages being sent (`newMessages`, ids above every floor) skip that step.
+ */
+export async function insertUserMessages(sql: Sql, rows: { userId: number; messageId: number; flags: number }[], opts: { newMessages?: boolean } = {}) {
   const parts = chunked(rows);
   const stmts = parts.map((part) => ({
     sql: `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES ${part.map(() => "(?,?,?)").join(",")}`,
@@ -58,6 +56,7 @@ export async function insertUserMessages(sql: Sql, rows: { userId: number; messa
   }));
   if (stmts.length === 1) await sql.run(stmts[0]!.sql, stmts[0]!.args);
   else if (stmts.length) await sql.batch(stmts);
+  if (!opts.newMessages) await listUnreadBelowFloor(sql, rows);
 }
 
 export const findMessage = (sql: Sql, id: number) => sql.get<MessageRow>("SELECT * FROM messages WHERE id = ?", [id]);

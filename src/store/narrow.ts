@@ -1,5 +1,6 @@
 import type { InValue } from "@libsql/client";
 import type { Sql } from "./db";
+import { findUnreadFloor, unreadIdsSql } from "./unread-floors";
 
 /**
  * A narrow resolved to ids, ready for SQL (the actions resolve names and check access first).
@@ -64,7 +65,8 @@ function condSql(c: Term, userId: number, args: InValue[]): string {
       args.push(c.mask);
       return "(coalesce(um.flags, 0) & ?) != 0";
     case "unread":
-      return "(um.flags & 1) = 0";
+      // through the user's unread set (the tail and the list below the floor), never a scan of all their rows
+      return `um.message_id IN (${unreadIdsSql(userId, args)})`;
     case "resolved":
       return "(m.stream_id IS NOT NULL AND m.topic LIKE '✔ %')";
     case "muted":
@@ -157,18 +159,29 @@ export async function filterIds(sql: Sql, n: ResolvedNarrow, ids: number[]): Pro
   return rows.map((r) => ({ id: r.id, flags: r.flags ?? HISTORICAL_FLAGS }));
 }
 
-/** The oldest unread message of the user matching the narrow, if any. */
+/** The oldest unread message of the user matching the narrow, if any: below the floor first, then the tail. */
 export async function firstUnread(sql: Sql, n: ResolvedNarrow): Promise<number | null> {
-  const args: InValue[] = [n.userId];
-  const where = ["um.user_id = ?", "(um.flags & 1) = 0"];
-  if (n.historyStreams !== null) where.push(condSql({ k: "streams", ids: n.historyStreams }, n.userId, args));
-  for (const t of n.terms) {
-    const s = condSql(t, n.userId, args);
-    where.push(t.neg ? `NOT coalesce(${s}, 0)` : s);
-  }
-  const row = await sql.get<{ id: number | null }>(
-    `SELECT um.message_id AS id FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE ${where.join(" AND ")} ORDER BY um.message_id LIMIT 1`,
-    args,
+  const conds = (args: InValue[]) => {
+    const where: string[] = [];
+    if (n.historyStreams !== null) where.push(condSql({ k: "streams", ids: n.historyStreams }, n.userId, args));
+    for (const t of n.terms) {
+      const s = condSql(t, n.userId, args);
+      where.push(t.neg ? `NOT coalesce(${s}, 0)` : s);
+    }
+    return where.map((w) => ` AND ${w}`).join("");
+  };
+  const belowArgs: InValue[] = [n.userId];
+  const below = await sql.get<{ id: number }>(
+    `SELECT um.message_id AS id FROM unread_before_floor b JOIN user_messages um ON um.user_id = b.user_id AND um.message_id = b.message_id
+     JOIN messages m ON m.id = um.message_id WHERE b.user_id = ?${conds(belowArgs)} ORDER BY b.message_id LIMIT 1`,
+    belowArgs,
   );
-  return row?.id ?? null;
+  if (below) return below.id;
+  const tailArgs: InValue[] = [n.userId, await findUnreadFloor(sql, n.userId)];
+  const tail = await sql.get<{ id: number }>(
+    `SELECT um.message_id AS id FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND um.message_id >= ? AND (um.flags & 1) = 0${conds(tailArgs)} ORDER BY um.message_id LIMIT 1`,
+    tailArgs,
+  );
+  return tail?.id ?? null;
 }

@@ -1,5 +1,7 @@
+import type { InValue } from "@libsql/client";
 import type { Sql } from "./db";
 import { chunked } from "./messages";
+import { findUnreadFloor, unreadIdsSql } from "./unread-floors";
 
 const qs = (n: number) => Array(n).fill("?").join(",");
 
@@ -70,19 +72,20 @@ export async function setFlags(sql: Sql, messageId: number, flags: { userId: num
 
 /** Marks read every unread message of the user (optionally only in a channel, or a topic); answers the ids. */
 export async function markRead(sql: Sql, userId: number, where: { streamId?: number; topic?: string } = {}): Promise<number[]> {
-  const conds = ["user_id = ?", "(flags & 1) = 0"];
-  const args: (number | string)[] = [userId];
+  const args: InValue[] = [];
+  // the user's unread set is small next to a channel's history: start from it
+  let q = `SELECT u.message_id FROM (${unreadIdsSql(userId, args)}) u`;
   if (where.streamId !== undefined) {
-    conds.push(
-      where.topic !== undefined
-        ? "message_id IN (SELECT id FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE)"
-        : "message_id IN (SELECT id FROM messages WHERE stream_id = ?)",
-    );
+    q += " JOIN messages m ON m.id = u.message_id WHERE m.stream_id = ?";
     args.push(where.streamId);
-    if (where.topic !== undefined) args.push(where.topic);
+    if (where.topic !== undefined) {
+      q += " AND m.topic = ? COLLATE NOCASE";
+      args.push(where.topic);
+    }
   }
-  const rows = await sql.all<{ message_id: number }>(`UPDATE user_messages SET flags = flags | 1 WHERE ${conds.join(" AND ")} RETURNING message_id`, args);
-  return rows.map((r) => r.message_id).sort((a, b) => a - b);
+  const ids = (await sql.all<{ message_id: number }>(q, args)).map((r) => r.message_id).sort((a, b) => a - b);
+  for (const part of chunked(ids)) await sql.run(`UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND message_id IN (${qs(part.length)})`, [userId, ...part]);
+  return ids;
 }
 
 export interface UnreadRow {
@@ -94,13 +97,23 @@ export interface UnreadRow {
   dm_key: string | null;
 }
 
-/** The user's unread messages, newest first (at most `limit`). */
-export const listUnread = (sql: Sql, userId: number, limit: number) =>
-  sql.all<UnreadRow>(
-    `SELECT um.message_id, um.flags, m.sender_id, m.stream_id, m.topic, m.dm_key FROM user_messages um JOIN messages m ON m.id = um.message_id
-     WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY um.message_id DESC LIMIT ?`,
-    [userId, limit],
+/** The user's unread messages, newest first (at most `limit`): the tail's, then those below the floor. */
+export async function listUnread(sql: Sql, userId: number, limit: number): Promise<UnreadRow[]> {
+  const cols = "um.message_id, um.flags, m.sender_id, m.stream_id, m.topic, m.dm_key";
+  const floor = await findUnreadFloor(sql, userId);
+  const tail = await sql.all<UnreadRow>(
+    `SELECT ${cols} FROM user_messages um JOIN messages m ON m.id = um.message_id
+     WHERE um.user_id = ? AND um.message_id >= ? AND (um.flags & 1) = 0 ORDER BY um.message_id DESC LIMIT ?`,
+    [userId, floor, limit],
   );
+  if (tail.length >= limit) return tail;
+  const below = await sql.all<UnreadRow>(
+    `SELECT ${cols} FROM unread_before_floor b JOIN user_messages um ON um.user_id = b.user_id AND um.message_id = b.message_id
+     JOIN messages m ON m.id = b.message_id WHERE b.user_id = ? ORDER BY b.message_id DESC LIMIT ?`,
+    [userId, limit - tail.length],
+  );
+  return tail.concat(below);
+}
 
 export const listStarredIds = async (sql: Sql, userId: number) =>
   (await sql.all<{ message_id: number }>("SELECT message_id FROM user_messages WHERE user_id = ? AND (flags & 2) = 2 ORDER BY message_id", [userId])).map((r) => r.message_id);

@@ -76,6 +76,9 @@ export async function updateUser(sql: Sql, id: number, fields: Partial<Omit<User
 }
 
 /** Ids of the organization's active users (humans and bots): the audience of organization-wide events. */
+/** Every user id of every organization, deactivated users and bots included. */
+export const listAllUserIds = async (sql: Sql) => (await sql.all<{ id: number }>("SELECT id FROM users ORDER BY id")).map((r) => r.id);
+
 export const listActiveUserIds = async (sql: Sql, realmId: number) =>
   (await sql.all<{ id: number }>("SELECT id FROM users WHERE realm_id = ? AND is_active = 1 ORDER BY id", [realmId])).map((r) => r.id);
 

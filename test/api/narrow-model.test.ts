@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { CAST, startServer, type CastName } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { checkSequences } from "../helpers/consistency";
+import { raiseUnreadFloorsNow } from "../../src/actions/messages/unread-floors";
 
 const PEOPLE = ["hamlet", "othello", "cordelia", "polonius"] as const;
 type Person = (typeof PEOPLE)[number];
@@ -31,7 +32,8 @@ type Op =
   | { kind: "stream"; who: Person; channel: Channel; topic: string; mention: Person | null }
   | { kind: "dm"; who: Person; to: Person }
   | { kind: "flag"; who: Person; flag: "starred" | "read"; pick: number; add: boolean }
-  | { kind: "query"; q: Query };
+  | { kind: "query"; q: Query }
+  | { kind: "raiseFloors" };
 
 const person = fc.constantFrom(...PEOPLE);
 const channel = fc.constantFrom<Channel>("Hall", "Vault", "Garden");
@@ -54,6 +56,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("dm" as const), who: person, to: person }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("flag" as const), who: person, flag: fc.constantFrom<"starred" | "read">("starred", "read"), pick: fc.nat(), add: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("query" as const), q: query }) },
+  // the background step that moves everyone's unread floor past their newest rows (is:unread reads both parts)
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("raiseFloors" as const) }) },
   // people outside a public channel reading its history (historical messages), or failing to (the guest)
   {
     weight: 1,
@@ -149,6 +153,9 @@ async function run(ops: Op[]) {
           if (chosen.length) (await client(o.who).post("/messages/flags", { messages: chosen, op: o.add ? "add" : "remove", flag: o.flag })).success();
           break;
         }
+        case "raiseFloors":
+          await raiseUnreadFloorsNow(s.app, PEOPLE.map(id));
+          break;
         case "query": {
           const { q } = o;
           const narrow = q.terms.map((t) => {

@@ -11,6 +11,9 @@ import fc from "fast-check";
 import { CAST, startServer, type CastName, type TestServer } from "../helpers/server";
 import { checkSequences, follow, type Slice } from "../helpers/consistency";
 import { createChannel } from "../helpers/channels";
+import type { InValue } from "@libsql/client";
+import { raiseUnreadFloorsNow } from "../../src/actions/messages/unread-floors";
+import { unreadIdsSql } from "../../src/store/unread-floors";
 
 const PEOPLE = ["hamlet", "othello", "cordelia", "iago"] as const;
 type Person = (typeof PEOPLE)[number];
@@ -29,7 +32,8 @@ type Op =
   | { kind: "mute"; who: Person; whom: Person; on: boolean }
   | { kind: "delete"; pick: number }
   | { kind: "moveTopic"; pick: number; topic: string }
-  | { kind: "moveChannel"; pick: number; channel: Channel };
+  | { kind: "moveChannel"; pick: number; channel: Channel }
+  | { kind: "raiseFloors"; who: Person[] };
 
 const person = fc.constantFrom(...PEOPLE);
 const channel = fc.constantFrom<Channel>("Castle", "Garden");
@@ -50,6 +54,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("mute" as const), who: person, whom: person, on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("moveTopic" as const), pick: fc.nat(), topic: fc.constantFrom("ghost", "moved", "Play") }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("moveChannel" as const), pick: fc.nat(), channel }) },
+  // the background step that moves users' unread floors past their newest rows, at any point
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("raiseFloors" as const), who: fc.uniqueArray(person, { minLength: 1, maxLength: 4 }) }) },
 );
 
 /** Where an unread message sits, as unread_msgs groups it, and whether it mentions the user. */
@@ -235,6 +241,9 @@ async function run(ops: Op[]) {
           if (r.status !== 200) expect(r.json.msg).toBe("Nothing to change"); // already in that topic
           break;
         }
+        case "raiseFloors":
+          await raiseUnreadFloorsNow(s.app, o.who.map(id));
+          break;
         case "moveChannel": {
           const streamMsgs = (await s.app.db.all<{ id: number; stream_id: number }>("SELECT id, stream_id FROM messages WHERE stream_id IS NOT NULL ORDER BY id"));
           const target = streamMsgs.length ? streamMsgs[o.pick % streamMsgs.length] : undefined;
@@ -249,6 +258,13 @@ async function run(ops: Op[]) {
     for (let i = 0; i < ops.length; i += width) await Promise.all(ops.slice(i, i + width).map(step));
     await clients.check(log);
     await starClients.check(log);
+    // the store's two-part unread set (the tail and the list below the floor) is exactly the unread rows
+    for (const p of PEOPLE) {
+      const args: InValue[] = [];
+      const viaFloor = (await s.app.db.all<{ message_id: number }>(`SELECT message_id FROM (${unreadIdsSql(id(p), args)}) ORDER BY message_id`, args)).map((r) => r.message_id);
+      const flagged = (await s.app.db.all<{ message_id: number }>("SELECT message_id FROM user_messages WHERE user_id = ? AND (flags & 1) = 0 ORDER BY message_id", [id(p)])).map((r) => r.message_id);
+      expect({ who: p, unread: viaFloor, log }).toEqual({ who: p, unread: flagged, log });
+    }
   } finally {
     await s.close();
   }

@@ -45,10 +45,13 @@ describe("the default jobs", () => {
         "expire-tus-uploads",
         "gc-event-queues",
         "mark-presence-offline",
+        "raise-unread-floors",
         "sync-full-members",
       ].sort(),
     );
     expect(jobNamed("deliver-scheduled-messages").intervalMs).toBeLessThanOrEqual(1000);
+    // unread floors are raised within a second or two of sends going quiet
+    expect(jobNamed("raise-unread-floors").intervalMs).toBeLessThanOrEqual(1000);
   });
 
   test("deliver-scheduled-messages sends a due message on the first tick at or after its time", async () => {

@@ -2,6 +2,7 @@ import type { App } from "../../app";
 import type { Db, Sql } from "../../store/db";
 import { insertMessages, insertUserMessages, nextMessageId, type MessageRow } from "../../store/messages";
 import { indexSearchSoon } from "./search-index";
+import { noteRowsReceived } from "./unread-floors";
 
 /**
  * Group commit for sends: messages queued while a write transaction runs are written together in
@@ -34,7 +35,7 @@ class MessageWriter {
   private lastEnd = 0;
   constructor(
     private readonly db: Db,
-    private readonly committed: () => void,
+    private readonly committed: (jobs: WriteJob<unknown>[]) => void,
   ) {}
 
   write<T>(job: WriteJob<T>): Promise<{ id: number; extra: T | undefined }> {
@@ -78,8 +79,9 @@ class MessageWriter {
     const batch = this.queue.splice(0, 256);
     this.lastBatch = batch.length;
     try {
-      const out = await this.db.tx((sql) => writeAll(sql, batch.map((p) => p.job)));
-      this.committed();
+      const jobs = batch.map((p) => p.job);
+      const out = await this.db.tx((sql) => writeAll(sql, jobs));
+      this.committed(jobs);
       batch.forEach((p, i) => p.resolve(out[i]!));
     } catch (e) {
       if (batch.length === 1) batch[0]!.reject(e);
@@ -96,7 +98,7 @@ class MessageWriter {
     for (const p of batch) {
       try {
         p.resolve((await this.db.tx((sql) => writeAll(sql, [p.job])))[0]!);
-        this.committed();
+        this.committed([p.job]);
       } catch (err) {
         p.reject(err);
       }
@@ -109,7 +111,7 @@ async function writeAll(sql: Sql, jobs: WriteJob<any>[]): Promise<{ id: number; 
   let next = await nextMessageId(sql);
   const rows = jobs.map((j) => ({ ...j.row, id: next++ }) as MessageRow);
   await insertMessages(sql, rows);
-  await insertUserMessages(sql, jobs.flatMap((j, i) => j.recipients.map((r) => ({ userId: r.userId, messageId: rows[i]!.id, flags: r.flags }))));
+  await insertUserMessages(sql, jobs.flatMap((j, i) => j.recipients.map((r) => ({ userId: r.userId, messageId: rows[i]!.id, flags: r.flags }))), { newMessages: true });
   const out: { id: number; extra: any }[] = [];
   for (let i = 0; i < jobs.length; i++) {
     const j = jobs[i]!;
@@ -123,7 +125,14 @@ const writers = new WeakMap<Db, MessageWriter>();
 /** Writes a message and its recipients' rows, batched with concurrent sends; resolves after commit. */
 export function writeMessage<T>(app: App, job: WriteJob<T>) {
   let w = writers.get(app.db);
-  // the full-text index is updated after the commit, off the send path (search-index.ts)
-  if (!w) writers.set(app.db, (w = new MessageWriter(app.db, () => indexSearchSoon(app))));
+  // the full-text index and the unread floors follow after the commit, off the send path
+  if (!w)
+    writers.set(
+      app.db,
+      (w = new MessageWriter(app.db, (jobs) => {
+        indexSearchSoon(app);
+        noteRowsReceived(app, jobs.flatMap((j) => j.recipients.map((r) => r.userId)));
+      })),
+    );
   return w.write(job);
 }

@@ -1,7 +1,9 @@
 // Migrations are imported as text so `bun build --compile` embeds them in the executable.
 // Add a file NNNN_name.sql and list it here; never edit one that has shipped.
 import m0001 from "./0001_schema.sql" with { type: "text" };
+import m0002 from "./0002_unread_floors.sql" with { type: "text" };
 
 export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 1, name: "schema", sql: m0001 },
+  { version: 2, name: "unread_floors", sql: m0002 },
 ];

@@ -1,0 +1,92 @@
+import type { App } from "../../app";
+import { raiseUnreadFloor } from "../../store/unread-floors";
+import { listAllUserIds } from "../../store/users";
+
+/**
+ * Keeps each user's unread floor (migration 0002) close behind their newest rows, off the send path:
+ * a send adds no unread-index entries, and reading a user's unread messages scans only the rows they
+ * received since their floor was last raised. The timer loop raises floors once sends have been quiet
+ * for QUIET_MS; a user whose tail reaches TAIL_MAX rows is raised at once, however busy the server.
+ * A raise copies the tail's unread rows into unread_before_floor in one sequential insert: measured
+ * at about a third of what the index entries cost inside each send (one page per recipient).
+ */
+const QUIET_MS = 1000;
+const TAIL_MAX = 20_000;
+/** Rows passed per transaction, so a long tail lets requests in between. */
+const CHUNK = 5_000;
+
+class FloorKeeper {
+  /** rows each user received since their floor was last raised (in this process) */
+  private readonly received = new Map<number, number>();
+  /** the first pass takes every user: rows may come from an earlier process, or a direct store write */
+  private everyone = true;
+  private lastWrite = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly app: App) {
+    app.onClose.push(() => this.close());
+  }
+
+  noteRows(userIds: number[]) {
+    let long: number[] | null = null;
+    for (const u of userIds) {
+      const n = (this.received.get(u) ?? 0) + 1;
+      this.received.set(u, n);
+      if (n === TAIL_MAX) (long ??= []).push(u);
+    }
+    this.lastWrite = performance.now();
+    if (long) void this.raise(long);
+  }
+
+  /** The timer loop's step: once sends are quiet, raise everyone who received rows. */
+  async whenQuiet(): Promise<void> {
+    if (performance.now() - this.lastWrite < QUIET_MS) return;
+    if (this.everyone) {
+      this.everyone = false;
+      return this.raise(await listAllUserIds(this.app.db));
+    }
+    if (this.received.size) return this.raise([...this.received.keys()]);
+  }
+
+  /** Raises the users' floors past their whole tails, a chunk per transaction (one raise at a time). */
+  raise(users: number[]): Promise<void> {
+    const pass = async () => {
+      for (const u of users) {
+        this.received.delete(u);
+        for (;;) {
+          if (this.closed) return;
+          const passed = await this.app.db.tx((sql) => raiseUnreadFloor(sql, u, CHUNK));
+          if (passed < CHUNK) break;
+          await new Promise((r) => setImmediate(r));
+        }
+      }
+    };
+    const run = this.chain.then(pass, pass);
+    this.chain = run.catch((e) => this.app.log.error(`raising unread floors failed: ${e instanceof Error ? e.stack : e}`));
+    return this.chain;
+  }
+
+  /** closeApp: raise what this process added, so a restart starts with short tails. */
+  private async close() {
+    await this.raise([...this.received.keys()]);
+    this.closed = true;
+  }
+}
+
+const keepers = new WeakMap<App, FloorKeeper>();
+
+function keeperOf(app: App): FloorKeeper {
+  let k = keepers.get(app);
+  if (!k) keepers.set(app, (k = new FloorKeeper(app)));
+  return k;
+}
+
+/** After the message writer commits: each recipient's tail grew by one row per message. */
+export const noteRowsReceived = (app: App, userIds: number[]) => keeperOf(app).noteRows(userIds);
+
+/** The timer loop's job: raises floors once sends have been quiet for a second. */
+export const raiseUnreadFloorsWhenQuiet = (app: App) => keeperOf(app).whenQuiet();
+
+/** Raises the users' floors past their whole tails now (tests; the loop does this on its own). */
+export const raiseUnreadFloorsNow = (app: App, users: number[]) => keeperOf(app).raise(users);
