@@ -21,6 +21,10 @@ export function unreadIdsSql(userId: number, args: InValue[]): string {
 export const findUnreadFloor = async (sql: Sql, userId: number) =>
   (await sql.get<{ f: number }>(`SELECT ${FLOOR} AS f`, [userId]))!.f;
 
+/** Whether the user has any row at or above their floor. */
+export const hasUnreadTail = async (sql: Sql, userId: number) =>
+  (await sql.get(`SELECT 1 AS x FROM user_messages WHERE user_id = ? AND message_id >= ${FLOOR} LIMIT 1`, [userId, userId])) !== undefined;
+
 /**
  * Rows just inserted for messages that may be below their user's floor (old messages: flags set on
  * a message never received, messages moved into a channel): the unread ones are listed. A new

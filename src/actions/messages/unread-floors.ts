@@ -1,5 +1,5 @@
 import type { App } from "../../app";
-import { raiseUnreadFloor } from "../../store/unread-floors";
+import { hasUnreadTail, raiseUnreadFloor } from "../../store/unread-floors";
 import { listAllUserIds } from "../../store/users";
 
 /**
@@ -18,7 +18,7 @@ const CHUNK = 5_000;
 class FloorKeeper {
   /** rows each user received since their floor was last raised (in this process) */
   private readonly received = new Map<number, number>();
-  /** the first pass takes every user: rows may come from an earlier process, or a direct store write */
+  /** the first pass after this process's first send takes every user: an earlier process may have stopped uncleanly */
   private everyone = true;
   private lastWrite = 0;
   private chain: Promise<void> = Promise.resolve();
@@ -41,7 +41,8 @@ class FloorKeeper {
 
   /** The timer loop's step: once sends are quiet, raise everyone who received rows. */
   async whenQuiet(): Promise<void> {
-    if (performance.now() - this.lastWrite < QUIET_MS) return;
+    // nothing sent yet: start-up stays light (no write, no checkpoint thread)
+    if (!this.lastWrite || performance.now() - this.lastWrite < QUIET_MS) return;
     if (this.everyone) {
       this.everyone = false;
       return this.raise(await listAllUserIds(this.app.db));
@@ -54,6 +55,8 @@ class FloorKeeper {
     const pass = async () => {
       for (const u of users) {
         this.received.delete(u);
+        // most users' tails are empty after a pass: a read, not a write transaction, tells
+        if (!(await hasUnreadTail(this.app.db, u))) continue;
         for (;;) {
           if (this.closed) return;
           const passed = await this.app.db.tx((sql) => raiseUnreadFloor(sql, u, CHUNK));
