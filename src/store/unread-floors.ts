@@ -22,7 +22,7 @@ export const findUnreadFloor = async (sql: Sql, userId: number) =>
   (await sql.get<{ f: number }>(`SELECT ${FLOOR} AS f`, [userId]))!.f;
 
 /** Whether the user has any row at or above their floor. */
-export const hasUnreadTail = async (sql: Sql, userId: number) =>
+export const hasRowsAboveFloor = async (sql: Sql, userId: number) =>
   (await sql.get(`SELECT 1 AS x FROM user_messages WHERE user_id = ? AND message_id >= ${FLOOR} LIMIT 1`, [userId, userId])) !== undefined;
 
 /**

@@ -1,5 +1,5 @@
 import type { App } from "../../app";
-import { hasUnreadTail, raiseUnreadFloor } from "../../store/unread-floors";
+import { hasRowsAboveFloor, raiseUnreadFloor } from "../../store/unread-floors";
 import { listAllUserIds } from "../../store/users";
 
 /**
@@ -56,7 +56,7 @@ class FloorKeeper {
       for (const u of users) {
         this.received.delete(u);
         // most users' tails are empty after a pass: a read, not a write transaction, tells
-        if (!(await hasUnreadTail(this.app.db, u))) continue;
+        if (!(await hasRowsAboveFloor(this.app.db, u))) continue;
         for (;;) {
           if (this.closed) return;
           const passed = await this.app.db.tx((sql) => raiseUnreadFloor(sql, u, CHUNK));
