@@ -1,5 +1,5 @@
 import { changedRows, type Sql } from "./db";
-import { listUnreadBelowFloor } from "./unread-floors";
+import { coverUnreadBelowFloor } from "./unread-floors";
 
 export interface MessageRow {
   id: number;
@@ -45,7 +45,7 @@ export async function insertMessage(sql: Sql, m: NewMessage): Promise<number> {
 
 /**
  * user_messages rows in multi-row INSERTs (chunks of 500 rows). Existing rows are left alone. Rows of
- * older messages may fall below their user's unread floor, where unread ones must be listed; the
+ * older messages may fall below their user's unread floor, where unread ones must lie in a range; the
  * rows of messages being sent (`newMessages`, ids above every floor) skip that step.
  */
 export async function insertUserMessages(sql: Sql, rows: { userId: number; messageId: number; flags: number }[], opts: { newMessages?: boolean } = {}) {
@@ -56,7 +56,7 @@ export async function insertUserMessages(sql: Sql, rows: { userId: number; messa
   }));
   if (stmts.length === 1) await sql.run(stmts[0]!.sql, stmts[0]!.args);
   else if (stmts.length) await sql.batch(stmts);
-  if (!opts.newMessages) await listUnreadBelowFloor(sql, rows);
+  if (!opts.newMessages) await coverUnreadBelowFloor(sql, rows);
 }
 
 export const findMessage = (sql: Sql, id: number) => sql.get<MessageRow>("SELECT * FROM messages WHERE id = ?", [id]);

@@ -1,4 +1,5 @@
 import type { Sql } from "./db";
+import { dropReadRanges } from "./unread-floors";
 
 export interface MutedUserRow {
   muted_user_id: number;
@@ -26,5 +27,7 @@ export async function markMessagesFromSenderRead(sql: Sql, userId: number, sende
   const unread = `user_id = ? AND (flags & 1) = 0 AND message_id IN (SELECT id FROM messages WHERE sender_id = ?)`;
   const rows = await sql.all<{ message_id: number }>(`SELECT message_id FROM user_messages WHERE ${unread} ORDER BY message_id`, [userId, senderId]);
   if (rows.length) await sql.run(`UPDATE user_messages SET flags = flags | 1 WHERE ${unread}`, [userId, senderId]);
-  return rows.map((r) => r.message_id);
+  const ids = rows.map((r) => r.message_id);
+  await dropReadRanges(sql, userId, ids);
+  return ids;
 }

@@ -1,6 +1,6 @@
 import type { InValue } from "@libsql/client";
 import type { Sql } from "./db";
-import { findUnreadFloor, unreadIdsSql } from "./unread-floors";
+import { findUnreadFloor, IN_RANGES, IN_RANGES_WHERE, unreadIdsSql } from "./unread-floors";
 
 /**
  * A narrow resolved to ids, ready for SQL (the actions resolve names and check access first).
@@ -159,7 +159,7 @@ export async function filterIds(sql: Sql, n: ResolvedNarrow, ids: number[]): Pro
   return rows.map((r) => ({ id: r.id, flags: r.flags ?? HISTORICAL_FLAGS }));
 }
 
-/** The oldest unread message of the user matching the narrow, if any: below the floor first, then the tail. */
+/** The oldest unread message of the user matching the narrow, if any: in the ranges below the floor first, then the tail. */
 export async function firstUnread(sql: Sql, n: ResolvedNarrow): Promise<number | null> {
   const conds = (args: InValue[]) => {
     const where: string[] = [];
@@ -172,8 +172,8 @@ export async function firstUnread(sql: Sql, n: ResolvedNarrow): Promise<number |
   };
   const belowArgs: InValue[] = [n.userId];
   const below = await sql.get<{ id: number }>(
-    `SELECT um.message_id AS id FROM unread_before_floor b JOIN user_messages um ON um.user_id = b.user_id AND um.message_id = b.message_id
-     JOIN messages m ON m.id = um.message_id WHERE b.user_id = ?${conds(belowArgs)} ORDER BY b.message_id LIMIT 1`,
+    `SELECT um.message_id AS id FROM ${IN_RANGES} JOIN messages m ON m.id = um.message_id
+     WHERE ${IN_RANGES_WHERE}${conds(belowArgs)} ORDER BY r.first_id, um.message_id LIMIT 1`,
     belowArgs,
   );
   if (below) return below.id;

@@ -3,61 +3,97 @@ import type { Sql } from "./db";
 import { chunked } from "./messages";
 
 /**
- * A user's unread messages are their rows from their unread floor on (the tail, scanned through the
- * primary key) that are unread, and the rows listed in unread_before_floor (see migration 0002).
- * Tail ids are all at or above the floor, listed ids all below it: the two parts never overlap
- * and are already in order one after the other.
+ * A user's unread messages are the unread rows from their unread floor on (the tail, scanned through
+ * the primary key) and the unread rows inside their unread ranges, all below the floor (migrations
+ * 0002 and 0003). Tail ids are all at or above the floor and range ids below it, and ranges never
+ * overlap: walking the ranges in order, then the tail, gives the unread rows in order.
  */
 
 const FLOOR = "coalesce((SELECT message_id FROM unread_floors WHERE user_id = ?), 0)";
+/** FROM and WHERE for the user's unread rows inside their ranges (as r and um; one argument: the user). */
+export const IN_RANGES = "unread_ranges r JOIN user_messages um ON um.user_id = r.user_id AND um.message_id BETWEEN r.first_id AND r.last_id";
+export const IN_RANGES_WHERE = "r.user_id = ? AND (um.flags & 1) = 0";
+
+/** Rows of a raise that share a range: a range holds at most this many read rows between unread ones. */
+const RANGE_ROWS = 1_000;
 
 /** SQL for the set of the user's unread message ids (for `message_id IN (…)`); pushes its arguments. */
 export function unreadIdsSql(userId: number, args: InValue[]): string {
   args.push(userId, userId, userId);
-  return `SELECT message_id FROM unread_before_floor WHERE user_id = ?
+  return `SELECT um.message_id FROM ${IN_RANGES} WHERE ${IN_RANGES_WHERE}
     UNION ALL SELECT message_id FROM user_messages WHERE user_id = ? AND message_id >= ${FLOOR} AND (flags & 1) = 0`;
 }
 
 export const findUnreadFloor = async (sql: Sql, userId: number) =>
   (await sql.get<{ f: number }>(`SELECT ${FLOOR} AS f`, [userId]))!.f;
 
-/** Whether the user has any row at or above their floor. */
+/** Whether the user has any row at or above their floor, read or not. */
 export const hasRowsAboveFloor = async (sql: Sql, userId: number) =>
   (await sql.get(`SELECT 1 AS x FROM user_messages WHERE user_id = ? AND message_id >= ${FLOOR} LIMIT 1`, [userId, userId])) !== undefined;
 
 /**
  * Rows just inserted for messages that may be below their user's floor (old messages: flags set on
- * a message never received, messages moved into a channel): the unread ones are listed. A new
- * message's rows need nothing, since its id is above every floor.
+ * a message never received, messages moved into a channel): an unread one outside every range gets a
+ * range of its own. A new message's rows need nothing, since its id is above every floor.
  */
-export async function listUnreadBelowFloor(sql: Sql, rows: { userId: number; messageId: number; flags: number }[]) {
-  const unread = rows.filter((r) => (r.flags & 1) === 0);
-  for (const part of chunked(unread, 200)) {
+export async function coverUnreadBelowFloor(sql: Sql, rows: { userId: number; messageId: number; flags: number }[]) {
+  for (const r of rows) {
+    if ((r.flags & 1) !== 0) continue;
     await sql.run(
-      `INSERT OR IGNORE INTO unread_before_floor (user_id, message_id)
-       SELECT um.user_id, um.message_id FROM user_messages um
-       WHERE (um.user_id, um.message_id) IN (VALUES ${part.map(() => "(?,?)").join(",")}) AND (um.flags & 1) = 0
-         AND um.message_id < coalesce((SELECT message_id FROM unread_floors f WHERE f.user_id = um.user_id), 0)`,
-      part.flatMap((r) => [r.userId, r.messageId]),
+      `INSERT OR IGNORE INTO unread_ranges (user_id, first_id, last_id)
+       SELECT um.user_id, um.message_id, um.message_id FROM user_messages um
+       WHERE um.user_id = ? AND um.message_id = ? AND (um.flags & 1) = 0 AND um.message_id < ${FLOOR}
+         AND coalesce((SELECT last_id FROM unread_ranges WHERE user_id = um.user_id AND first_id <= um.message_id ORDER BY first_id DESC LIMIT 1), 0) < um.message_id`,
+      [r.userId, r.messageId, r.userId],
     );
   }
 }
 
 /**
- * Moves the user's floor up past at most `maxRows` of their tail, listing the unread rows it passes
- * (one sequential insert). Answers how many rows it passed; fewer than `maxRows`: the tail is empty.
+ * After some of the user's rows were marked read: drops the ranges around them left with no unread
+ * row, so reading unread messages does not scan them again.
+ */
+export async function dropReadRanges(sql: Sql, userId: number, readIds: number[]) {
+  if (!readIds.length) return;
+  let lo = readIds[0]!;
+  let hi = lo;
+  for (const id of readIds) {
+    if (id < lo) lo = id;
+    if (id > hi) hi = id;
+  }
+  await sql.run(
+    `DELETE FROM unread_ranges WHERE user_id = ?1 AND last_id >= ?2 AND first_id <= ?3
+       AND first_id >= coalesce((SELECT first_id FROM unread_ranges WHERE user_id = ?1 AND first_id <= ?2 ORDER BY first_id DESC LIMIT 1), ?2)
+       AND NOT EXISTS (SELECT 1 FROM user_messages um WHERE um.user_id = ?1 AND um.message_id BETWEEN unread_ranges.first_id AND unread_ranges.last_id AND (um.flags & 1) = 0)`,
+    [userId, lo, hi],
+  );
+}
+
+/**
+ * Moves the user's floor up past at most `maxRows` of their tail, adding a range per RANGE_ROWS rows
+ * passed that hold an unread one (two scans of the rows, no write per row). Answers how many rows it
+ * passed; fewer than `maxRows`: the tail is empty.
  */
 export async function raiseUnreadFloor(sql: Sql, userId: number, maxRows: number): Promise<number> {
-  const floor = await findUnreadFloor(sql, userId);
-  const r = await sql.get<{ upto: number | null; n: number }>(
-    "SELECT max(message_id) AS upto, count(*) AS n FROM (SELECT message_id FROM user_messages WHERE user_id = ? AND message_id >= ? ORDER BY message_id LIMIT ?)",
-    [userId, floor, maxRows],
-  );
-  if (!r || r.upto === null) return 0;
-  await sql.run(
-    "INSERT OR IGNORE INTO unread_before_floor (user_id, message_id) SELECT user_id, message_id FROM user_messages WHERE user_id = ? AND message_id >= ? AND message_id <= ? AND (flags & 1) = 0",
-    [userId, floor, r.upto],
-  );
-  await sql.run("INSERT INTO unread_floors (user_id, message_id) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET message_id = excluded.message_id", [userId, r.upto + 1]);
-  return r.n;
+  let floor = await findUnreadFloor(sql, userId);
+  let passed = 0;
+  while (passed < maxRows) {
+    const limit = Math.min(RANGE_ROWS, maxRows - passed);
+    const r = await sql.get<{ upto: number | null; n: number }>(
+      "SELECT max(message_id) AS upto, count(*) AS n FROM (SELECT message_id FROM user_messages WHERE user_id = ? AND message_id >= ? ORDER BY message_id LIMIT ?)",
+      [userId, floor, limit],
+    );
+    if (!r || r.upto === null) break;
+    await sql.run(
+      `INSERT INTO unread_ranges (user_id, first_id, last_id)
+       SELECT ?1, min(message_id), max(message_id) FROM user_messages WHERE user_id = ?1 AND message_id >= ?2 AND message_id <= ?3 AND (flags & 1) = 0
+       HAVING count(*) > 0`,
+      [userId, floor, r.upto],
+    );
+    passed += r.n;
+    floor = r.upto + 1;
+    if (r.n < limit) break;
+  }
+  if (passed) await sql.run("INSERT INTO unread_floors (user_id, message_id) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET message_id = excluded.message_id", [userId, floor]);
+  return passed;
 }

@@ -1,7 +1,7 @@
 import type { InValue } from "@libsql/client";
 import type { Sql } from "./db";
 import { chunked } from "./messages";
-import { findUnreadFloor, unreadIdsSql } from "./unread-floors";
+import { dropReadRanges, findUnreadFloor, IN_RANGES, IN_RANGES_WHERE, unreadIdsSql } from "./unread-floors";
 
 const qs = (n: number) => Array(n).fill("?").join(",");
 
@@ -53,6 +53,7 @@ export async function changeFlag(sql: Sql, userId: number, messageIds: number[],
     );
     for (const r of rows) changed.push(r.message_id);
   }
+  if (add && bit === 1) await dropReadRanges(sql, userId, changed);
   return changed.sort((a, b) => a - b);
 }
 
@@ -85,6 +86,7 @@ export async function markRead(sql: Sql, userId: number, where: { streamId?: num
   }
   const ids = (await sql.all<{ message_id: number }>(q, args)).map((r) => r.message_id).sort((a, b) => a - b);
   for (const part of chunked(ids)) await sql.run(`UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND message_id IN (${qs(part.length)})`, [userId, ...part]);
+  await dropReadRanges(sql, userId, ids);
   return ids;
 }
 
@@ -97,7 +99,7 @@ export interface UnreadRow {
   dm_key: string | null;
 }
 
-/** The user's unread messages, newest first (at most `limit`): the tail's, then those below the floor. */
+/** The user's unread messages, newest first (at most `limit`): the tail's, then those in the ranges below the floor. */
 export async function listUnread(sql: Sql, userId: number, limit: number): Promise<UnreadRow[]> {
   const cols = "um.message_id, um.flags, m.sender_id, m.stream_id, m.topic, m.dm_key";
   const floor = await findUnreadFloor(sql, userId);
@@ -107,9 +109,10 @@ export async function listUnread(sql: Sql, userId: number, limit: number): Promi
     [userId, floor, limit],
   );
   if (tail.length >= limit) return tail;
+  // ranges never overlap: newest range first, newest row first within it, is newest first overall
   const below = await sql.all<UnreadRow>(
-    `SELECT ${cols} FROM unread_before_floor b JOIN user_messages um ON um.user_id = b.user_id AND um.message_id = b.message_id
-     JOIN messages m ON m.id = b.message_id WHERE b.user_id = ? ORDER BY b.message_id DESC LIMIT ?`,
+    `SELECT ${cols} FROM ${IN_RANGES} JOIN messages m ON m.id = um.message_id
+     WHERE ${IN_RANGES_WHERE} ORDER BY r.first_id DESC, um.message_id DESC LIMIT ?`,
     [userId, limit - tail.length],
   );
   return tail.concat(below);

@@ -1,7 +1,8 @@
 /**
- * Unread floors (migration 0002): a user's unread messages are the unread rows of their tail plus
- * the rows listed below their floor. Raising a floor must change nothing a client sees, and every way
- * a row turns read or unread, or appears for an old message, must keep the two parts exact.
+ * Unread floors (migrations 0002, 0003): a user's unread messages are the unread rows of their tail
+ * plus the unread rows inside their ranges below the floor. Raising a floor must change nothing a
+ * client sees, and every way a row turns read or unread, or appears for an old message, must leave
+ * every unread row below the floor inside a range.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +15,8 @@ import { raiseUnreadFloorsNow, raiseUnreadFloorsWhenQuiet } from "../../src/acti
 import { openDb } from "../../src/store/db";
 import { migrate } from "../../src/store/migrate";
 import { MIGRATIONS } from "../../src/store/migrations";
+import { IN_RANGES, IN_RANGES_WHERE, raiseUnreadFloor } from "../../src/store/unread-floors";
+import { insertUserMessages } from "../../src/store/messages";
 
 let s: TestServer;
 let verona: number;
@@ -25,8 +28,12 @@ afterAll(() => s.close());
 
 const floorOf = async (who: CastName) =>
   (await s.app.db.get<{ message_id: number }>("SELECT message_id FROM unread_floors WHERE user_id = ?", [s.users[who].id]))?.message_id ?? 0;
+/** The user's unread rows below their floor, as the ranges find them. */
 const listedBelow = async (who: CastName) =>
-  (await s.app.db.all<{ message_id: number }>("SELECT message_id FROM unread_before_floor WHERE user_id = ? ORDER BY message_id", [s.users[who].id])).map((r) => r.message_id);
+  (
+    await s.app.db.all<{ message_id: number }>(`SELECT um.message_id FROM ${IN_RANGES} WHERE ${IN_RANGES_WHERE} ORDER BY um.message_id`, [s.users[who].id])
+  ).map((r) => r.message_id);
+const rangesOf = async (who: CastName) => s.app.db.all<{ first_id: number; last_id: number }>("SELECT first_id, last_id FROM unread_ranges WHERE user_id = ? ORDER BY first_id", [s.users[who].id]);
 const unreadFromRegister = async (who: CastName) => {
   const u = (await s.users[who].client.post("/register", { event_types: ["message", "update_message_flags"] })).success().unread_msgs;
   return {
@@ -92,13 +99,21 @@ describe("raising a user's unread floor", () => {
     expect(v.notUnread).toContain(old[0]);
     expect(v.notUnread).toContain(fresh[0]);
 
-    // unread again below the floor: listed again, and it is the first unread of the topic once the rest is read
+    // the range around old[0] and old[1] stays while old[1] is unread
+    const ranges = await rangesOf("hamlet");
+    expect(ranges.some((r) => r.first_id <= old[0]! && r.last_id >= old[1]!)).toBe(true);
+    // unread again inside that range: found again, no new range
     (await s.users.hamlet.client.post("/messages/flags", { messages: [old[0]], op: "remove", flag: "read" } as any)).success();
     expect(await listedBelow("hamlet")).toContain(old[0]);
+    expect(await rangesOf("hamlet")).toEqual(ranges);
+    // everything read: no range is left to scan
     (await s.users.hamlet.client.post("/mark_all_as_read", {} as any)).success();
     expect(await listedBelow("hamlet")).toEqual([]);
+    expect(await rangesOf("hamlet")).toEqual([]);
     expect((await unreadFromRegister("hamlet")).count).toBe(0);
+    // unread again outside every range: a range of its own, and the first unread of the topic
     (await s.users.hamlet.client.post("/messages/flags", { messages: [old[0]], op: "remove", flag: "read" } as any)).success();
+    expect(await rangesOf("hamlet")).toEqual([{ first_id: old[0]!, last_id: old[0]! }]);
     v = await seen("hamlet");
     expect(v.firstUnread).toBe(old[0]);
     expect(v.register.streams).toEqual([old[0]]);
@@ -111,6 +126,7 @@ describe("raising a user's unread floor", () => {
     expect(await flagsOf(s, "hamlet", old[0]!)).toBe(1);
     expect(await flagsOf(s, "hamlet", tail)).toBe(1);
     expect(await listedBelow("hamlet")).toEqual([]);
+    expect(await rangesOf("hamlet")).toEqual([]);
     expect((await unreadFromRegister("hamlet")).count).toBe(0);
   });
 
@@ -146,20 +162,36 @@ describe("raising a user's unread floor", () => {
   });
 });
 
-test("migrating a database from before floors puts every row below a floor and lists the unread ones", async () => {
+test("a raise adds a range per 1,000 rows passed, from the first to the last unread among them", async () => {
+  const user = 999_999; // rows straight into the store: user_messages has no foreign keys
+  const rows = Array.from({ length: 2500 }, (_, i) => ({ userId: user, messageId: 1_000_000 + i, flags: [10, 900, 1500].includes(i) ? 0 : 1 }));
+  await s.app.db.tx((sql) => insertUserMessages(sql, rows, { newMessages: true }));
+  expect(await s.app.db.tx((sql) => raiseUnreadFloor(sql, user, 1200))).toBe(1200);
+  expect(await s.app.db.tx((sql) => raiseUnreadFloor(sql, user, 5000))).toBe(1300);
+  expect(await s.app.db.tx((sql) => raiseUnreadFloor(sql, user, 5000))).toBe(0);
+  expect(await s.app.db.all("SELECT first_id, last_id FROM unread_ranges WHERE user_id = ? ORDER BY first_id", [user])).toEqual([
+    { first_id: 1_000_010, last_id: 1_000_900 },
+    { first_id: 1_001_500, last_id: 1_001_500 },
+  ]);
+  expect(await s.app.db.get("SELECT message_id FROM unread_floors WHERE user_id = ?", [user])).toEqual({ message_id: 1_002_500 });
+  const unread = await s.app.db.all(`SELECT um.message_id FROM ${IN_RANGES} WHERE ${IN_RANGES_WHERE} ORDER BY um.message_id`, [user]);
+  expect(unread).toEqual([{ message_id: 1_000_010 }, { message_id: 1_000_900 }, { message_id: 1_001_500 }]);
+});
+
+test("migrating a database from before floors puts every row below a floor, each unread one in a range", async () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-floors-"));
   const db = await openDb(`file:${join(dir, "old.db")}`);
   try {
     await migrate(db, MIGRATIONS.filter((m) => m.version === 1));
     await db.exec("INSERT INTO user_messages (user_id, message_id, flags) VALUES (1, 10, 0), (1, 11, 1), (1, 12, 8), (2, 11, 0)");
-    expect(await migrate(db)).toEqual([2]);
+    expect(await migrate(db)).toEqual([2, 3]);
     expect(await db.all("SELECT user_id, message_id FROM unread_floors ORDER BY user_id")).toEqual([{ user_id: 1, message_id: 13 }, { user_id: 2, message_id: 12 }]);
-    expect(await db.all("SELECT user_id, message_id FROM unread_before_floor ORDER BY user_id, message_id")).toEqual([
-      { user_id: 1, message_id: 10 },
-      { user_id: 1, message_id: 12 },
-      { user_id: 2, message_id: 11 },
+    expect(await db.all("SELECT user_id, first_id, last_id FROM unread_ranges ORDER BY user_id, first_id")).toEqual([
+      { user_id: 1, first_id: 10, last_id: 10 },
+      { user_id: 1, first_id: 12, last_id: 12 },
+      { user_id: 2, first_id: 11, last_id: 11 },
     ]);
-    expect(await db.all("SELECT name FROM sqlite_master WHERE name = 'user_messages_unread'")).toEqual([]);
+    expect(await db.all("SELECT name FROM sqlite_master WHERE name IN ('user_messages_unread', 'unread_before_floor')")).toEqual([]);
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });

@@ -2,8 +2,10 @@
 // Add a file NNNN_name.sql and list it here; never edit one that has shipped.
 import m0001 from "./0001_schema.sql" with { type: "text" };
 import m0002 from "./0002_unread_floors.sql" with { type: "text" };
+import m0003 from "./0003_unread_ranges.sql" with { type: "text" };
 
 export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 1, name: "schema", sql: m0001 },
   { version: 2, name: "unread_floors", sql: m0002 },
+  { version: 3, name: "unread_ranges", sql: m0003 },
 ];
