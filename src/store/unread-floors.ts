@@ -86,8 +86,8 @@ export async function raiseUnreadFloor(sql: Sql, userId: number, maxRows: number
     if (!r || r.upto === null) break;
     await sql.run(
       `INSERT INTO unread_ranges (user_id, first_id, last_id)
-       SELECT ?1, min(message_id), max(message_id) FROM user_messages WHERE user_id = ?1 AND message_id >= ?2 AND message_id <= ?3 AND (flags & 1) = 0
-       HAVING count(*) > 0`,
+       SELECT ?1, lo, hi FROM (SELECT min(message_id) AS lo, max(message_id) AS hi FROM user_messages
+         WHERE user_id = ?1 AND message_id >= ?2 AND message_id <= ?3 AND (flags & 1) = 0) WHERE lo IS NOT NULL`,
       [userId, floor, r.upto],
     );
     passed += r.n;
