@@ -1,5 +1,5 @@
 import type { Sql } from "./db";
-import { dropReadRanges } from "./unread-floors";
+import { tightenRanges } from "./unread-floors";
 
 export interface MutedUserRow {
   muted_user_id: number;
@@ -28,6 +28,6 @@ export async function markMessagesFromSenderRead(sql: Sql, userId: number, sende
   const rows = await sql.all<{ message_id: number }>(`SELECT message_id FROM user_messages WHERE ${unread} ORDER BY message_id`, [userId, senderId]);
   if (rows.length) await sql.run(`UPDATE user_messages SET flags = flags | 1 WHERE ${unread}`, [userId, senderId]);
   const ids = rows.map((r) => r.message_id);
-  await dropReadRanges(sql, userId, ids);
+  await tightenRanges(sql, userId, ids);
   return ids;
 }

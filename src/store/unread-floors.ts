@@ -49,24 +49,44 @@ export async function coverUnreadBelowFloor(sql: Sql, rows: { userId: number; me
   }
 }
 
+/** A range left with at most this many unread rows becomes one range per row (exact, nothing to skip). */
+const FEW_UNREAD = 16;
+
 /**
- * After some of the user's rows were marked read: drops the ranges around them left with no unread
- * row, so reading unread messages does not scan them again.
+ * After some of the user's rows were marked read: tightens each range that holds one of them. A range
+ * with no unread row left goes, one with a few becomes a range per unread row, and a larger one
+ * shrinks to its first and last unread row. A range spans at most RANGE_ROWS rows when made and
+ * never grows, so each costs one bounded scan; without this, a channel the user never reads would
+ * keep ranges over everything else they read.
  */
-export async function dropReadRanges(sql: Sql, userId: number, readIds: number[]) {
-  if (!readIds.length) return;
-  let lo = readIds[0]!;
-  let hi = lo;
-  for (const id of readIds) {
-    if (id < lo) lo = id;
-    if (id > hi) hi = id;
+export async function tightenRanges(sql: Sql, userId: number, readIds: number[]) {
+  const ranges = new Map<number, number>();
+  for (const part of chunked(readIds)) {
+    const rows = await sql.all<{ first_id: number; last_id: number }>(
+      `SELECT DISTINCT r.first_id, r.last_id FROM (VALUES ${part.map(() => "(?)").join(",")}) v
+       JOIN unread_ranges r ON r.user_id = ? AND r.first_id = (SELECT first_id FROM unread_ranges WHERE user_id = ? AND first_id <= v.column1 ORDER BY first_id DESC LIMIT 1)
+       WHERE r.last_id >= v.column1`,
+      [...part, userId, userId],
+    );
+    for (const r of rows) ranges.set(r.first_id, r.last_id);
   }
-  await sql.run(
-    `DELETE FROM unread_ranges WHERE user_id = ?1 AND last_id >= ?2 AND first_id <= ?3
-       AND first_id >= coalesce((SELECT first_id FROM unread_ranges WHERE user_id = ?1 AND first_id <= ?2 ORDER BY first_id DESC LIMIT 1), ?2)
-       AND NOT EXISTS (SELECT 1 FROM user_messages um WHERE um.user_id = ?1 AND um.message_id BETWEEN unread_ranges.first_id AND unread_ranges.last_id AND (um.flags & 1) = 0)`,
-    [userId, lo, hi],
-  );
+  for (const [first, last] of ranges) {
+    const unread = (
+      await sql.all<{ message_id: number }>(
+        "SELECT message_id FROM user_messages WHERE user_id = ? AND message_id BETWEEN ? AND ? AND (flags & 1) = 0 ORDER BY message_id LIMIT ?",
+        [userId, first, last, FEW_UNREAD + 1],
+      )
+    ).map((r) => r.message_id);
+    let spans: [number, number][];
+    if (unread.length <= FEW_UNREAD) spans = unread.map((id) => [id, id]);
+    else {
+      const hi = (await sql.get<{ m: number }>("SELECT max(message_id) AS m FROM user_messages WHERE user_id = ? AND message_id BETWEEN ? AND ? AND (flags & 1) = 0", [userId, first, last]))!.m;
+      if (unread[0] === first && hi === last) continue;
+      spans = [[unread[0]!, hi]];
+    }
+    await sql.run("DELETE FROM unread_ranges WHERE user_id = ? AND first_id = ?", [userId, first]);
+    for (const [lo, hi] of spans) await sql.run("INSERT INTO unread_ranges (user_id, first_id, last_id) VALUES (?, ?, ?)", [userId, lo, hi]);
+  }
 }
 
 /**

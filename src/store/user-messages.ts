@@ -1,7 +1,7 @@
 import type { InValue } from "@libsql/client";
 import type { Sql } from "./db";
 import { chunked } from "./messages";
-import { dropReadRanges, findUnreadFloor, IN_RANGES, IN_RANGES_WHERE, unreadIdsSql } from "./unread-floors";
+import { tightenRanges, findUnreadFloor, IN_RANGES, IN_RANGES_WHERE, unreadIdsSql } from "./unread-floors";
 
 const qs = (n: number) => Array(n).fill("?").join(",");
 
@@ -53,7 +53,7 @@ export async function changeFlag(sql: Sql, userId: number, messageIds: number[],
     );
     for (const r of rows) changed.push(r.message_id);
   }
-  if (add && bit === 1) await dropReadRanges(sql, userId, changed);
+  if (add && bit === 1) await tightenRanges(sql, userId, changed);
   return changed.sort((a, b) => a - b);
 }
 
@@ -86,7 +86,7 @@ export async function markRead(sql: Sql, userId: number, where: { streamId?: num
   }
   const ids = (await sql.all<{ message_id: number }>(q, args)).map((r) => r.message_id).sort((a, b) => a - b);
   for (const part of chunked(ids)) await sql.run(`UPDATE user_messages SET flags = flags | 1 WHERE user_id = ? AND message_id IN (${qs(part.length)})`, [userId, ...part]);
-  await dropReadRanges(sql, userId, ids);
+  await tightenRanges(sql, userId, ids);
   return ids;
 }
 

@@ -17,6 +17,7 @@ import { migrate } from "../../src/store/migrate";
 import { MIGRATIONS } from "../../src/store/migrations";
 import { IN_RANGES, IN_RANGES_WHERE, raiseUnreadFloor } from "../../src/store/unread-floors";
 import { insertUserMessages } from "../../src/store/messages";
+import { changeFlag } from "../../src/store/user-messages";
 
 let s: TestServer;
 let verona: number;
@@ -99,19 +100,20 @@ describe("raising a user's unread floor", () => {
     expect(v.notUnread).toContain(old[0]);
     expect(v.notUnread).toContain(fresh[0]);
 
-    // the range around old[0] and old[1] stays while old[1] is unread
-    const ranges = await rangesOf("hamlet");
-    expect(ranges.some((r) => r.first_id <= old[0]! && r.last_id >= old[1]!)).toBe(true);
-    // unread again inside that range: found again, no new range
+    // the range that held both was tightened around the unread rows left: old[1] is in one, old[0] in none
+    const covered = async (id: number) => (await rangesOf("hamlet")).some((r) => r.first_id <= id && r.last_id >= id);
+    expect(await covered(old[1]!)).toBe(true);
+    expect(await covered(old[0]!)).toBe(false);
+    // unread again: a range of its own
     (await s.users.hamlet.client.post("/messages/flags", { messages: [old[0]], op: "remove", flag: "read" } as any)).success();
     expect(await listedBelow("hamlet")).toContain(old[0]);
-    expect(await rangesOf("hamlet")).toEqual(ranges);
+    expect(await rangesOf("hamlet")).toContainEqual({ first_id: old[0]!, last_id: old[0]! });
     // everything read: no range is left to scan
     (await s.users.hamlet.client.post("/mark_all_as_read", {} as any)).success();
     expect(await listedBelow("hamlet")).toEqual([]);
     expect(await rangesOf("hamlet")).toEqual([]);
     expect((await unreadFromRegister("hamlet")).count).toBe(0);
-    // unread again outside every range: a range of its own, and the first unread of the topic
+    // unread again with no range left: a range of its own, and the first unread of the topic
     (await s.users.hamlet.client.post("/messages/flags", { messages: [old[0]], op: "remove", flag: "read" } as any)).success();
     expect(await rangesOf("hamlet")).toEqual([{ first_id: old[0]!, last_id: old[0]! }]);
     v = await seen("hamlet");
@@ -176,6 +178,28 @@ test("a raise adds a range per 1,000 rows passed, from the first to the last unr
   expect(await s.app.db.get("SELECT message_id FROM unread_floors WHERE user_id = ?", [user])).toEqual({ message_id: 1_002_500 });
   const unread = await s.app.db.all(`SELECT um.message_id FROM ${IN_RANGES} WHERE ${IN_RANGES_WHERE} ORDER BY um.message_id`, [user]);
   expect(unread).toEqual([{ message_id: 1_000_010 }, { message_id: 1_000_900 }, { message_id: 1_001_500 }]);
+});
+
+test("marking read tightens the ranges that held the rows: gone when empty, a range per row when few, shrunk when many", async () => {
+  const user = 999_998;
+  const base = 2_000_000;
+  // 1,000 rows, every 10th unread: one range of 100 unread rows over all 1,000
+  const rows = Array.from({ length: 1000 }, (_, i) => ({ userId: user, messageId: base + i, flags: i % 10 === 5 ? 0 : 1 }));
+  await s.app.db.tx((sql) => insertUserMessages(sql, rows, { newMessages: true }));
+  await s.app.db.tx((sql) => raiseUnreadFloor(sql, user, 5000));
+  const ranges = () => s.app.db.all<{ first_id: number; last_id: number }>("SELECT first_id, last_id FROM unread_ranges WHERE user_id = ? ORDER BY first_id", [user]);
+  expect(await ranges()).toEqual([{ first_id: base + 5, last_id: base + 995 }]);
+  const read = (ids: number[]) => s.app.db.tx((sql) => changeFlag(sql, user, ids, 1, true));
+  // the first ten and the last ten unread read: shrunk to the unread rows left
+  await read([...Array.from({ length: 10 }, (_, i) => base + 5 + 10 * i), ...Array.from({ length: 10 }, (_, i) => base + 995 - 10 * i)]);
+  expect(await ranges()).toEqual([{ first_id: base + 105, last_id: base + 895 }]);
+  // all but three read: a range per unread row
+  const left = [base + 305, base + 505, base + 705];
+  await read(Array.from({ length: 80 }, (_, i) => base + 105 + 10 * i).filter((id) => !left.includes(id)));
+  expect(await ranges()).toEqual(left.map((id) => ({ first_id: id, last_id: id })));
+  // the rest read: nothing left to scan
+  await read(left);
+  expect(await ranges()).toEqual([]);
 });
 
 test("migrating a database from before floors puts every row below a floor, each unread one in a range", async () => {

@@ -6,7 +6,7 @@
 --   * raising a floor adds a range per 1,000 rows passed: from the first to the last unread among them;
 --   * a row below the floor read again as unread, or an old message's new unread row, outside every
 --     range, gets a range of its own (the trigger below; insertUserMessages for new rows);
---   * marking read drops the ranges left with no unread row (store/unread-floors.ts).
+--   * marking read tightens the ranges around the rows read (store/unread-floors.ts tightenRanges).
 DROP TRIGGER user_messages_unread_below_floor;
 DROP TRIGGER user_messages_delete_unread_below_floor;
 
