@@ -14,7 +14,7 @@ const FLOOR = "coalesce((SELECT message_id FROM unread_floors WHERE user_id = ?)
 export const IN_RANGES = "unread_ranges r JOIN user_messages um ON um.user_id = r.user_id AND um.message_id BETWEEN r.first_id AND r.last_id";
 export const IN_RANGES_WHERE = "r.user_id = ? AND (um.flags & 1) = 0";
 
-/** Rows of a raise that share a range: a range holds at most this many read rows between unread ones. */
+/** A raise makes a range per this many rows it passes, so a range spans at most this many of the user's rows. */
 const RANGE_ROWS = 1_000;
 
 /** SQL for the set of the user's unread message ids (for `message_id IN (…)`); pushes its arguments. */
