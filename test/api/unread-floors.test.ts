@@ -202,6 +202,26 @@ test("marking read tightens the ranges that held the rows: gone when empty, a ra
   expect(await ranges()).toEqual([]);
 });
 
+test("one pass raises long and short tails alike, several users to a transaction", async () => {
+  const [long, short] = [999_997, 999_996];
+  const base = 3_000_000;
+  const rows = [
+    ...Array.from({ length: 6_000 }, (_, i) => ({ userId: long, messageId: base + i, flags: i === 5_500 ? 0 : 1 })),
+    ...Array.from({ length: 3 }, (_, i) => ({ userId: short, messageId: base + i, flags: 0 })),
+  ];
+  await s.app.db.tx((sql) => insertUserMessages(sql, rows, { newMessages: true }));
+  await raiseUnreadFloorsNow(s.app, [long, short]);
+  const floors = await s.app.db.all("SELECT user_id, message_id FROM unread_floors WHERE user_id IN (?, ?) ORDER BY user_id", [short, long]);
+  expect(floors).toEqual([
+    { user_id: short, message_id: base + 3 },
+    { user_id: long, message_id: base + 6_000 },
+  ]);
+  expect(await s.app.db.all("SELECT user_id, first_id, last_id FROM unread_ranges WHERE user_id IN (?, ?) ORDER BY user_id", [short, long])).toEqual([
+    { user_id: short, first_id: base, last_id: base + 2 },
+    { user_id: long, first_id: base + 5_500, last_id: base + 5_500 },
+  ]);
+});
+
 test("migrating a database from before floors puts every row below a floor, each unread one in a range", async () => {
   const dir = mkdtempSync(join(tmpdir(), "parley-floors-"));
   const db = await openDb(`file:${join(dir, "old.db")}`);

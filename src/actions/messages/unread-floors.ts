@@ -12,7 +12,7 @@ import { listAllUserIds } from "../../store/users";
  */
 const QUIET_MS = 1000;
 const TAIL_MAX = 20_000;
-/** Rows passed per transaction, so a long tail lets requests in between. */
+/** Rows passed per transaction, so long tails let requests in between. */
 const CHUNK = 5_000;
 
 class FloorKeeper {
@@ -50,19 +50,29 @@ class FloorKeeper {
     if (this.received.size) return this.raise([...this.received.keys()]);
   }
 
-  /** Raises the users' floors past their whole tails, a chunk per transaction (one raise at a time). */
+  /**
+   * Raises the users' floors past their whole tails, in transactions of up to CHUNK rows that take as
+   * many users as fit (a message to a big channel leaves many short tails), one raise at a time.
+   */
   raise(users: number[]): Promise<void> {
     const pass = async () => {
+      // most users' tails are empty after a pass: a read, not a write transaction, tells
+      const todo: number[] = [];
       for (const u of users) {
         this.received.delete(u);
-        // most users' tails are empty after a pass: a read, not a write transaction, tells
-        if (!(await hasRowsAboveFloor(this.app.db, u))) continue;
-        for (;;) {
-          if (this.closed) return;
-          const passed = await this.app.db.tx((sql) => raiseUnreadFloor(sql, u, CHUNK));
-          if (passed < CHUNK) break;
-          await new Promise((r) => setImmediate(r));
-        }
+        if (await hasRowsAboveFloor(this.app.db, u)) todo.push(u);
+      }
+      let next = 0;
+      while (next < todo.length && !this.closed) {
+        await this.app.db.tx(async (sql) => {
+          for (let budget = CHUNK; next < todo.length && budget > 0; ) {
+            const passed = await raiseUnreadFloor(sql, todo[next]!, budget);
+            // fewer than asked: that tail is done; as many: the user may have more, in the next transaction
+            if (passed < budget) next++;
+            budget -= passed;
+          }
+        });
+        await new Promise((r) => setImmediate(r));
       }
     };
     const run = this.chain.then(pass, pass);
