@@ -57,16 +57,16 @@ class FloorKeeper {
   raise(users: number[]): Promise<void> {
     const pass = async () => {
       // most users' tails are empty after a pass: a read, not a write transaction, tells
-      const todo: number[] = [];
+      const withTails: number[] = [];
       for (const u of users) {
         this.received.delete(u);
-        if (await hasRowsAboveFloor(this.app.db, u)) todo.push(u);
+        if (await hasRowsAboveFloor(this.app.db, u)) withTails.push(u);
       }
       let next = 0;
-      while (next < todo.length && !this.closed) {
+      while (next < withTails.length && !this.closed) {
         await this.app.db.tx(async (sql) => {
-          for (let budget = CHUNK; next < todo.length && budget > 0; ) {
-            const passed = await raiseUnreadFloor(sql, todo[next]!, budget);
+          for (let budget = CHUNK; next < withTails.length && budget > 0; ) {
+            const passed = await raiseUnreadFloor(sql, withTails[next]!, budget);
             // fewer than asked: that tail is done; as many: the user may have more, in the next transaction
             if (passed < budget) next++;
             budget -= passed;
