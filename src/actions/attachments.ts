@@ -4,7 +4,7 @@
  * /attachments, and the `attachment` events (to the file's owner).
  */
 import { realmOf, type App } from "../app";
-import { canAccessHistory, hasContentAccess } from "../domain/channel-permissions";
+import { canReadChannelMessage, readableBySpectators, type ChannelAccess } from "../domain/channel-permissions";
 import { badRequest } from "../errors";
 import {
   deleteAttachmentsByIds,
@@ -75,30 +75,37 @@ async function updateEvents(sql: Sql, app: App, ids: number[]): Promise<Attachme
 }
 
 /**
- * Whether `user` (null: a spectator) may read an attachment: its owner always; others through a
- * message linking it that they received, or whose channel content and history they may read;
- * spectators through web-public channels when the organization allows spectators.
+ * Whether `user` (null: a spectator) may read an attachment now, the one rule behind the file, its
+ * thumbnails and its temporary URLs: its owner always; others through a message linking it that
+ * they may read today — a direct message they received, or a channel message they could open with
+ * GET /messages/{id} (content access to the channel now, and a row or the channel's history; a row
+ * kept from before they left is not enough). Spectators through web-public channels when the
+ * organization lets them in.
  */
 export async function canAccessAttachment(app: App, user: UserRow | null, a: AttachmentRow, sql: Sql = app.db): Promise<boolean> {
   const realm = realmOf(app);
   if (a.realm_id !== realm.id) return false;
+  if (user && !user.is_active) return false;
   if (user && user.id === a.owner_id) return true;
   if (!user) {
     if (!realm.settings.enable_spectator_access || !realm.settings.web_public_streams_enabled) return false;
     for (const streamId of await listLinkedStreamIds(sql, a.id)) {
       const stream = await findStreamById(sql, streamId);
-      if (stream?.is_web_public) return true;
+      if (stream && readableBySpectators(stream)) return true;
     }
     return false;
   }
   const links = await listLinkedMessages(sql, a.id, user.id);
-  if (links.some((l) => l.received)) return true;
-  const streamIds = [...new Set(links.map((l) => l.stream_id).filter((s): s is number => s !== null))];
-  for (const streamId of streamIds) {
-    const stream = await findStreamById(sql, streamId);
-    if (!stream) continue;
-    const access = await loadChannelAccess(app, user, stream, sql);
-    if (hasContentAccess(access) && canAccessHistory(access)) return true;
+  if (links.some((l) => l.stream_id === null && l.received)) return true;
+  const access = new Map<number, ChannelAccess | null>();
+  for (const link of links) {
+    if (link.stream_id === null) continue;
+    if (!access.has(link.stream_id)) {
+      const stream = await findStreamById(sql, link.stream_id);
+      access.set(link.stream_id, stream ? await loadChannelAccess(app, user, stream, sql) : null);
+    }
+    const channel = access.get(link.stream_id);
+    if (channel && canReadChannelMessage(channel, Boolean(link.received))) return true;
   }
   return false;
 }

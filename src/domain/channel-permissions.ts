@@ -94,6 +94,18 @@ export function canAccessHistory(a: ChannelAccess): boolean {
 }
 
 /**
+ * May read one of the channel's messages now (Zulip's has_message_access for a channel message):
+ * content access to the channel today, and either the message was received (a row) or the
+ * channel's history is open to them. A row kept from an earlier subscription is not enough alone.
+ */
+export function canReadChannelMessage(a: ChannelAccess, received: boolean): boolean {
+  return hasContentAccess(a) && (received || canAccessHistory(a));
+}
+
+/** Whether spectators read a channel: web-public and not archived (Zulip's web-public queryset). */
+export const readableBySpectators = (s: Pick<StreamRow, "is_web_public" | "is_archived">) => Boolean(s.is_web_public) && !s.is_archived;
+
+/**
  * May administer the channel (edit its settings, archive it). Organization administrators always
  * may; others through can_administer_channel_group (never guests). The caller first checks that
  * the user may know of the channel at all.

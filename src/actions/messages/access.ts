@@ -1,5 +1,5 @@
 import type { App } from "../../app";
-import { canAccessHistory, hasContentAccess } from "../../domain/channel-permissions";
+import { canReadChannelMessage } from "../../domain/channel-permissions";
 import { badRequest } from "../../errors";
 import type { Sql } from "../../store/db";
 import { findMessage, type MessageRow } from "../../store/messages";
@@ -49,8 +49,7 @@ export async function accessMessage(
   const stream = d.streams.get(row.stream_id);
   if (!stream || (opts.modifying && stream.is_archived)) throw invalidMessage();
   const access = { user: me, channel: stream, subscribed: await isSubscribed(sql, me.id, stream.id), inGroup: (g: number) => app.groups.isMember(g, me.id) };
-  if (!hasContentAccess(access)) throw invalidMessage();
-  if (flags !== undefined) return { row, flags, received: true };
-  if (canAccessHistory(access)) return { row, flags: HISTORICAL_FLAGS, received: false };
-  throw invalidMessage();
+  const received = flags !== undefined;
+  if (!canReadChannelMessage(access, received)) throw invalidMessage();
+  return received ? { row, flags, received } : { row, flags: HISTORICAL_FLAGS, received };
 }

@@ -5,7 +5,7 @@ import type { ResolvedNarrow, Term } from "../../store/narrow";
 import { findMessage, type MessageRow } from "../../store/messages";
 import { FLAG } from "../../domain/flags";
 import type { Directory } from "./directory";
-import type { StreamRow } from "../../store/streams";
+import { readableBySpectators } from "../../domain/channel-permissions";
 import { contentTerm } from "./narrow-terms";
 import { ensureSearchIndexed } from "./search-index";
 
@@ -61,9 +61,6 @@ export function checkSpectatorsAllowed(app: App): void {
   const settings = realmOf(app).settings;
   if (!settings.enable_spectator_access || !settings.web_public_streams_enabled) throw unauthorized();
 }
-
-/** Whether spectators read a channel: web-public and not archived (Zulip's web-public queryset). */
-export const readableBySpectators = (s: Pick<StreamRow, "is_web_public" | "is_archived">) => Boolean(s.is_web_public) && !s.is_archived;
 
 /** The channels spectators read. */
 export const webPublicChannelIds = (app: App, d: Directory) =>

@@ -5,7 +5,7 @@ import { hasMetadataAccess } from "../../domain/channel-permissions";
 import { streamDict, subscriptionDict, withInheritedNotifications } from "../../domain/channel-format";
 import { userSettings } from "../../domain/user-settings";
 import { pickColor } from "../../domain/stream-colors";
-import { readableBySpectators } from "../messages/spectator";
+import { readableBySpectators } from "../../domain/channel-permissions";
 import { listStreams, type StreamRow } from "../../store/streams";
 import { listUserSubscriptionRows, mapSubscriberIds, type SubscriptionRow } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
