@@ -17,7 +17,7 @@ import {
   type AttachmentRow,
 } from "../store/attachments";
 import type { Sql } from "../store/db";
-import type { UserRow } from "../store/users";
+import { findUserById, type UserRow } from "../store/users";
 import { SNIFF_BYTES, sniffContentType, THUMBNAIL_TYPES } from "../uploads/content-type";
 import type { StoredFile } from "../uploads/file-response";
 import { multipartBoundary, MultipartError, readMultipart, type PartSink } from "../uploads/multipart";
@@ -277,16 +277,25 @@ export async function thumbnailForUser(app: App, user: UserRow | null, pathId: s
 /** GET /api/v1/user_uploads/{realm_id}/{...}: a credential-free URL valid for a minute. */
 export async function temporaryFileUrl(app: App, me: UserRow, pathId: string): Promise<string> {
   const a = await accessibleAttachment(app, me, pathId);
-  const token = uploadsOf(app).signer.sign(a.path_id, nowSecs(app) + TEMPORARY_URL_TTL_SECS);
+  const token = uploadsOf(app).signer.sign(a.path_id, me.id, nowSecs(app) + TEMPORARY_URL_TTL_SECS);
   return `/user_uploads/temporary/${token}/${encodeURIComponent(a.file_name)}`;
 }
 
-/** The file a temporary URL names, while it is valid. */
-export async function fileForToken(app: App, token: string): Promise<StoredFile> {
-  const pathId = uploadsOf(app).signer.verify(token, nowSecs(app));
-  if (!pathId) throw notFound("File not found");
-  const a = await findAttachmentByPath(app.db, pathId);
-  if (!a) throw notFound("File not found");
+const invalidToken = () => badRequest("Invalid token");
+
+/**
+ * The file a temporary URL names (Zulip's serve_file_unauthed_from_token), while the token is
+ * valid and the user it was made for may still read the file: losing access (leaving the
+ * channel, deactivation) ends the URL at once, not when it expires.
+ */
+export async function fileForToken(app: App, token: string, fileName: string): Promise<StoredFile> {
+  const signed = uploadsOf(app).signer.verify(token, nowSecs(app));
+  if (!signed) throw invalidToken();
+  if (signed.pathId.slice(signed.pathId.lastIndexOf("/") + 1) !== fileName) throw badRequest("Invalid filename");
+  const a = await findAttachmentByPath(app.db, signed.pathId);
+  if (!a) throw invalidToken();
+  const user = await findUserById(app.db, signed.userId);
+  if (!user || !(await canAccessAttachment(app, user, a))) throw accessDenied();
   return storedFile(app, a);
 }
 

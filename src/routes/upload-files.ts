@@ -15,6 +15,15 @@ async function caller(app: App, request: Request) {
   return authenticate(app, request);
 }
 
+/** A path segment decoded; undecodable text stays as it came (and then matches nothing). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function pathIdAfter(request: Request, prefix: string): string {
   const segments = segmentsAfter(new URL(request.url).pathname, prefix);
   const pathId = segments && pathIdFromSegments(segments);
@@ -40,7 +49,7 @@ export const uploadFileRoutes = (app: App) => {
       }
     })
     .onError(({ error, code, request }) => errorResponse(error, code, app.log, request))
-    .get("/user_uploads/temporary/:token/:filename", async ({ params, request }) => fileResponse(request, await fileForToken(app, params.token)))
+    .get("/user_uploads/temporary/:token/:filename", async ({ params, request }) => fileResponse(request, await fileForToken(app, params.token, safeDecode(params.filename))))
     .get("/user_uploads/thumbnail/*", async ({ request }) => {
       const pathId = pathIdAfter(request, "/user_uploads/thumbnail/");
       const cut = pathId.lastIndexOf("/");

@@ -259,7 +259,6 @@ describe("GET /user_uploads/{path}", () => {
       `/user_uploads/thumbnail/%2e%2e%2F${pathId}/840x560.webp`,
       `/user_uploads/thumbnail/${pathId}/..%2F..%2F..%2Fsecret.txt`,
       `/user_uploads/thumbnail/..%2F..%2Fsecret.txt/840x560.webp`,
-      "/user_uploads/temporary/..%2F..%2Fsecret.txt/secret.txt",
       "/user_avatars/1/emoji/images/..%2F..%2F..%2Fsecret.txt",
     ];
     for (const path of attempts) {
@@ -269,6 +268,10 @@ describe("GET /user_uploads/{path}", () => {
       expect(body.result).toBe("error");
       expect(body.code).toBe("BAD_REQUEST");
     }
+    // A temporary URL's token is only ever checked as a signature: Zulip's "Invalid token".
+    const r = await fetchRaw(s, "/user_uploads/temporary/..%2F..%2Fsecret.txt/secret.txt", { as: "hamlet" });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ result: "error", msg: "Invalid token", code: "BAD_REQUEST" });
   });
 
   test("a stored path that resolves outside uploads_dir (a planted symlink) is never served", async () => {
@@ -402,7 +405,21 @@ describe("temporary URLs", () => {
     expect(await r.text()).toBe("temporary");
     s.clock.advance(61_000);
     r = await fetchRaw(s, body.url);
-    expect(r.status).toBe(404);
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ result: "error", msg: "Invalid token", code: "BAD_REQUEST" });
+  });
+
+  test("the URL's file name must be the file's own (Zulip's 'Invalid filename'), encoded or not", async () => {
+    const { url } = await upload(s, "hamlet", "résumé été.txt", "cv");
+    const body = (await s.users.hamlet.client.get(url)).success();
+    expect(body.url.endsWith("/" + encodeURIComponent("résumé-été.txt"))).toBe(true);
+    const r = await fetchRaw(s, body.url);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe("cv");
+    const token = body.url.split("/")[3];
+    const wrong = await fetchRaw(s, `/user_uploads/temporary/${token}/other.txt`);
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ result: "error", msg: "Invalid filename", code: "BAD_REQUEST" });
   });
 
   test("a tampered token is refused", async () => {
@@ -414,7 +431,9 @@ describe("temporary URLs", () => {
     // a changed first character always changes the signature's bytes (the last one may only carry padding bits)
     const forged = `${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}`;
     for (const t of [`${other}.${sig}`, `${data}.${forged}`, data, `${data}.${sig}.x`, "garbage"]) {
-      expect((await fetchRaw(s, `/user_uploads/temporary/${t}/${name}`)).status).toBe(404);
+      const r = await fetchRaw(s, `/user_uploads/temporary/${t}/${name}`);
+      expect(r.status).toBe(400);
+      expect((await r.json()).msg).toBe("Invalid token");
     }
   });
 

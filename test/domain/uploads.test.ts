@@ -147,11 +147,14 @@ describe("HTTP details", () => {
     expect(parseMetadata("k %%%")).toBeNull();
   });
 
-  test("signed tokens expire and cannot be altered", () => {
+  test("signed tokens name the file and the user they were made for, expire and cannot be altered", () => {
     const signer = new UrlSigner();
-    const token = signer.sign("2/ab/x/f.txt", 1060);
-    expect(signer.verify(token, 1000)).toBe("2/ab/x/f.txt");
+    const token = signer.sign("2/ab/x/f.txt", 7, 1060);
+    expect(signer.verify(token, 1000)).toEqual({ pathId: "2/ab/x/f.txt", userId: 7 });
     expect(signer.verify(token, 1061)).toBeNull();
     expect(new UrlSigner().verify(token, 1000)).toBeNull();
+    const [data, sig] = token.split(".");
+    const otherUser = Buffer.from(Buffer.from(data!, "base64url").toString().replace("\n7\n", "\n8\n")).toString("base64url");
+    expect(signer.verify(`${otherUser}.${sig}`, 1000)).toBeNull();
   });
 });
