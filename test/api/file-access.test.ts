@@ -232,6 +232,16 @@ describe("after leaving a private channel, the rest follows Zulip's current-acce
     expect((await s.users.desdemona.client.get(`/messages/${received}/history`)).success().message_history).toHaveLength(2);
   });
 
+  test("editing or deleting one's own message there needs current access too", async () => {
+    (await s.users.desdemona.client.post("/users/me/subscriptions", { subscriptions: [{ name: "war room" }], principals: [s.users.shiva.id] })).success();
+    const own = await sendStream(s, "shiva", channel, "plans", "shiva's own words");
+    (await s.users.shiva.client.delete("/users/me/subscriptions", { subscriptions: ["war room"] })).success();
+    (await s.users.shiva.client.patch(`/messages/${own}`, { content: "rewritten from outside" })).error("Invalid message(s)", "BAD_REQUEST", 400);
+    (await s.users.shiva.client.delete(`/messages/${own}`)).error("Invalid message(s)", "BAD_REQUEST", 400);
+    const row = await s.app.db.get<{ content: string }>("SELECT content FROM messages WHERE id = ?", [own]);
+    expect(row?.content).toBe("shiva's own words");
+  });
+
   test("flags: one's own rows may still change (as Zulip's do_update_message_flags); messages never received may not be flagged", async () => {
     const before = await flagsOf(s, "shiva", received);
     const body = (await s.users.shiva.client.post("/messages/flags", { messages: [received], op: "add", flag: "starred" })).success();
