@@ -13,8 +13,3 @@ declare module "*/assets/app.js" {
   export default text;
 }
 
-// emoji-datasource's data, imported as an embedded file (its path), read on first use (src/domain/emoji.ts)
-declare module "emoji-datasource/emoji.json" {
-  const path: string;
-  export default path;
-}

@@ -1,85 +1,84 @@
 /**
- * Unicode emoji names and codes, from the iamcal `emoji-datasource` data that Zulip's emoji set is built on.
+ * Zulip's Unicode emoji names and codes: the one table every part of Parley uses (reactions, status
+ * emoji, Markdown `:name:` and emoji in text, custom emoji name conflicts, the emoji data document).
  *
- * A code is Zulip's `emoji_code` for `unicode_emoji`: lowercase dash-separated hex code points with the
- * variation selector FE0F left out (`1f600`, `1f937-200d-2640`, `0023-20e3`). Names are iamcal's short names;
- * each hyphenated name also answers with underscores (`woman_shrugging`), which is the canonical spelling
- * `codeToName` gives. Skin-tone modifiers are not emoji of their own, as in Zulip.
+ * The table is Zulip 10.x's `emoji_api.json` (`{"code_to_names": {code: [canonical, ...aliases]}}`),
+ * derived once by build/emoji-names.ts into emoji/zulip-emoji-names.json. A code is Zulip's `emoji_code`
+ * for `unicode_emoji`: lowercase dash-separated hex code points, U+FE0F left out (`1f600`,
+ * `1f937-200d-2640`, `0023-20e3`). Skin-tone modifiers and most clock faces are not in it, as in Zulip.
  */
-import { readFileSync } from "node:fs";
-// Embedded as a file, not bundled as code: 1.2 MB of JSON compiled into the executable's JavaScript would
-// be loaded (source and bytecode) at every start; as a file it is read only on first use.
-import emojiJson from "emoji-datasource/emoji.json" with { type: "file" };
+// Embedded as text, not bundled as code: the document is served as it is, and parsed only on first use.
+import emojiApiText from "./emoji/zulip-emoji-names.json" with { type: "text" };
 
-type Entry = { unified: string; short_names: string[]; category: string };
-/** Trie over code points (FE0F skipped) for finding emoji in text. */
-type Node = { code?: string; next?: Map<number, Node> };
+/** The emoji data document, byte for byte as served at `server_emoji_data_url`. */
+export const EMOJI_API_JSON = emojiApiText as unknown as string;
 
-const nameToCode = new Map<string, string>();
-const codeToCanonical = new Map<string, string>();
-const trie: Node = {};
-const VS16 = 0xfe0f;
-let loaded = false;
+let dataPath: string | null = null;
 
 /**
- * Builds the maps on first use and lets the 1.3 MB source go: parsed whole, it is several times that
- * in memory, and an idle server that never meets an emoji has no need of it.
+ * Where the emoji data document is served: content-hashed like Zulip's static files
+ * (`/static/generated/emoji/emoji_api.<12 hex of its MD5>.json`), so it can be cached forever.
  */
-function load(): void {
-  if (loaded) return;
-  loaded = true;
-  const data: Entry[] = JSON.parse(readFileSync(emojiJson, "utf8"));
-  for (const e of data) {
-    if (e.category === "Component") continue;
-    const code = toCode(e.unified);
-    codeToCanonical.set(code, e.short_names[0]!.replace(/-/g, "_"));
-    for (const name of e.short_names) {
-      if (!nameToCode.has(name)) nameToCode.set(name, code);
-      const underscored = name.replace(/-/g, "_");
-      if (!nameToCode.has(underscored)) nameToCode.set(underscored, code);
-    }
-    addToTrie(e.unified, code);
-  }
+export function emojiDataPath(): string {
+  return (dataPath ??= `/static/generated/emoji/emoji_api.${new Bun.CryptoHasher("md5").update(EMOJI_API_JSON).digest("hex").slice(0, 12)}.json`);
 }
 
-function addToTrie(unified: string, code: string): void {
+/** Trie over code points (FE0F skipped) for finding emoji in text. */
+type Node = { code?: string; next?: Map<number, Node> };
+type Table = { nameToCode: Map<string, string>; codeToNames: Map<string, readonly string[]>; trie: Node };
+
+const VS16 = 0xfe0f;
+let table: Table | null = null;
+
+/** Builds the maps on first use (about a millisecond): an idle server that never meets an emoji has no need of them. */
+function load(): Table {
+  if (table) return table;
+  const doc = JSON.parse(EMOJI_API_JSON) as { code_to_names: Record<string, string[]> };
+  const t: Table = { nameToCode: new Map(), codeToNames: new Map(), trie: {} };
+  for (const [code, names] of Object.entries(doc.code_to_names)) {
+    t.codeToNames.set(code, names);
+    // Zulip's generate_name_to_codepoint_map: canonical name and aliases, a later emoji winning a shared name.
+    for (const name of names) t.nameToCode.set(name, code);
+    addToTrie(t.trie, code);
+  }
+  return (table = t);
+}
+
+function addToTrie(trie: Node, code: string): void {
   let node = trie;
-  for (const hex of unified.split("-")) {
+  for (const hex of code.split("-")) {
     const cp = parseInt(hex, 16);
-    if (cp === VS16) continue;
     node.next ??= new Map();
     let child = node.next.get(cp);
     if (!child) node.next.set(cp, (child = {}));
     node = child;
   }
-  node.code ??= code;
+  node.code = code;
 }
 
-/** iamcal's `unified` ("1F937-200D-2640-FE0F") as Zulip's emoji code ("1f937-200d-2640"). */
-function toCode(unified: string): string {
-  return unified.toLowerCase().split("-").filter((h) => h !== "fe0f").join("-");
-}
-
+/** Zulip's name_to_codepoint: the code of a canonical name or alias. */
 export function emojiNameToCode(name: string): string | undefined {
-  load();
-  return nameToCode.get(name);
+  return load().nameToCode.get(name);
 }
 
-/** The canonical name of a code: iamcal's first short name, hyphens as underscores. */
+/** Zulip's codepoint_to_name: the canonical name of a code. */
 export function codeToName(code: string): string | undefined {
-  load();
-  return codeToCanonical.get(code);
+  return load().codeToNames.get(code)?.[0];
 }
 
+/** Every name of a code, the canonical one first (emoji_api.json's code_to_names). */
+export function codeToNames(code: string): readonly string[] | undefined {
+  return load().codeToNames.get(code);
+}
+
+/** Whether Zulip knows this code (check_emoji_request's `emoji_code in codepoint_to_name`). */
 export function isValidUnicodeEmojiCode(code: string): boolean {
-  load();
-  return codeToCanonical.has(code);
+  return load().codeToNames.has(code);
 }
 
-/** Whether a name is a known Unicode emoji name (any alias). */
+/** Whether a name is a Unicode emoji name (canonical or alias). */
 export function isUnicodeEmojiName(name: string): boolean {
-  load();
-  return nameToCode.has(name);
+  return load().nameToCode.has(name);
 }
 
 /** Cheap pre-check: can `text` contain a Unicode emoji at all? (All emoji start at U+00A9 or above, or are keycaps.) */
@@ -94,8 +93,7 @@ export type EmojiMatch = { code: string; end: number };
  * (trailing FE0F included), or null. Variation selectors inside the text are skipped while matching.
  */
 export function matchEmojiAt(text: string, start: number): EmojiMatch | null {
-  load();
-  let node: Node | undefined = trie;
+  let node: Node | undefined = load().trie;
   let i = start;
   let best: EmojiMatch | null = null;
   while (i < text.length && node?.next) {

@@ -179,7 +179,7 @@ describe("POST /messages/{id}/reactions", () => {
     const vaulted = await sendStream(s, "othello", "Vault", "t", "inside");
     (await s.users.iago.client.delete("/users/me/subscriptions", { subscriptions: ["Vault"], principals: [s.users.hamlet.id] })).success();
     const vaultEv = await s.captureEvents(async () => {
-      (await react("othello", vaulted, { emoji_name: "lock" })).success();
+      (await react("othello", vaulted, { emoji_name: "locked" })).success();
     });
     expect(recipients(vaultEv)).toEqual(["iago", "othello"]);
     (await react("hamlet", vaulted, { emoji_name: "key" })).error("Invalid message(s)");
@@ -270,5 +270,61 @@ describe("DELETE /messages/{id}/reactions", () => {
     });
     expect(ev.types()).toEqual([]);
     expect(await stored(id)).toHaveLength(1);
+  });
+});
+
+describe("Zulip's emoji names in reactions", () => {
+  test("zulip-terminal's thumbs-up key (emoji_name=thumbs_up, emoji_code=1f44d) adds and then removes the reaction", async () => {
+    const id = await sendStream(s, "othello", "Verona", "t", "thumbs");
+    // zulipterminal/model.py toggle_message_reaction sends the alias the user typed, its code and type.
+    const spec = { emoji_name: "thumbs_up", emoji_code: "1f44d", reaction_type: "unicode_emoji" };
+    const added = await s.captureEvents(async () => {
+      (await react("hamlet", id, spec)).success();
+    });
+    expect(await stored(id)).toEqual([{ user_id: s.users.hamlet.id, ...spec }]);
+    expect(added.of("othello")).toEqual([reactionEvent("hamlet", "add", id, "thumbs_up", "1f44d", "unicode_emoji")]);
+    const removed = await s.captureEvents(async () => {
+      (await unreact("hamlet", id, spec)).success();
+    });
+    expect(await stored(id)).toEqual([]);
+    expect(removed.of("othello")).toEqual([reactionEvent("hamlet", "remove", id, "thumbs_up", "1f44d", "unicode_emoji")]);
+  });
+
+  test("zulip-flutter's +1 (the canonical name) and the like alias count as votes for the same emoji", async () => {
+    const id = await sendStream(s, "othello", "Verona", "t", "plus one");
+    (await react("hamlet", id, { emoji_name: "+1", emoji_code: "1f44d", reaction_type: "unicode_emoji" })).success();
+    // A second vote by another name takes the first reaction's name, as in Zulip.
+    const ev = await s.captureEvents(async () => {
+      (await react("othello", id, { emoji_name: "like", emoji_code: "1f44d", reaction_type: "unicode_emoji" })).success();
+    });
+    expect(ev.of("hamlet")).toEqual([reactionEvent("othello", "add", id, "+1", "1f44d", "unicode_emoji")]);
+    // By name alone, each of Zulip's names finds the code.
+    (await react("iago", id, { emoji_name: "thumbs_up" })).success();
+    expect(await stored(id)).toEqual([
+      { user_id: s.users.hamlet.id, emoji_name: "+1", emoji_code: "1f44d", reaction_type: "unicode_emoji" },
+      { user_id: s.users.othello.id, emoji_name: "+1", emoji_code: "1f44d", reaction_type: "unicode_emoji" },
+      { user_id: s.users.iago.id, emoji_name: "+1", emoji_code: "1f44d", reaction_type: "unicode_emoji" },
+    ]);
+  });
+
+  test("a name and code that do not belong together are refused with Zulip's errors, and nothing is stored", async () => {
+    const id = await sendStream(s, "othello", "Verona", "t", "mismatch");
+    const ev = await s.captureEvents(async () => {
+      // emoji-datasource's names are not Zulip's.
+      (await react("hamlet", id, { emoji_name: "thumbsup", emoji_code: "1f44d", reaction_type: "unicode_emoji" })).error("Invalid emoji name.", "BAD_REQUEST", 400);
+      (await react("hamlet", id, { emoji_name: "thumbsup" })).error("Emoji 'thumbsup' does not exist", "BAD_REQUEST", 400);
+      // Zulip 10's :smile: is 🙂 (1f642), not emoji-datasource's 😄 (1f604).
+      (await react("hamlet", id, { emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji" })).error("Invalid emoji name.", "BAD_REQUEST", 400);
+      (await react("hamlet", id, { emoji_name: "thumbs_up", emoji_code: "1f44e", reaction_type: "unicode_emoji" })).error("Invalid emoji name.", "BAD_REQUEST", 400);
+      // Codes Zulip does not know: a skin tone, a clock face Zulip leaves out, FE0F kept.
+      for (const code of ["1f44d-1f3fd", "1f550", "2764-fe0f"]) {
+        (await react("hamlet", id, { emoji_name: "thumbs_up", emoji_code: code, reaction_type: "unicode_emoji" })).error("Invalid emoji code.", "BAD_REQUEST", 400);
+      }
+    });
+    expect(ev.types()).toEqual([]);
+    expect(await stored(id)).toEqual([]);
+    (await react("hamlet", id, { emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji" })).success();
+    (await react("hamlet", id, { emoji_name: "big_smile" })).success();
+    expect((await stored(id)).map((r) => [r.emoji_name, r.emoji_code])).toEqual([["smile", "1f642"], ["big_smile", "1f604"]]);
   });
 });

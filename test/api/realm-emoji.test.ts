@@ -74,9 +74,9 @@ describe("POST /realm/emoji/{emoji_name}", () => {
   });
 
   test("a name in use is refused", async () => {
-    (await addEmoji("hamlet", "dupe", await makePng(10, 10))).success();
-    (await addEmoji("othello", "dupe", await makePng(10, 10))).error("A custom emoji with this name already exists.");
-    (await addEmoji("othello", "DUPE", await makePng(10, 10))).error("A custom emoji with this name already exists.");
+    (await addEmoji("hamlet", "same_name", await makePng(10, 10))).success();
+    (await addEmoji("othello", "same_name", await makePng(10, 10))).error("A custom emoji with this name already exists.");
+    (await addEmoji("othello", "SAME_NAME", await makePng(10, 10))).error("A custom emoji with this name already exists.");
   });
 
   test("exactly one file must be sent", async () => {
@@ -106,6 +106,35 @@ describe("POST /realm/emoji/{emoji_name}", () => {
   test("only administrators may override a built-in emoji name", async () => {
     (await addEmoji("hamlet", "smile", await makePng(10, 10))).error("Only administrators can override default emoji.");
     (await addEmoji("iago", "smile", await makePng(10, 10))).success();
+  });
+
+  test("Zulip's aliases are built-in names too; emoji-datasource names Zulip does not use are free", async () => {
+    // name_to_codepoint holds every alias: thumbs_up (👍), dupe (CLDR's ♟ keyword).
+    for (const name of ["thumbs_up", "dupe", "big_smile"]) {
+      (await addEmoji("hamlet", name, await makePng(10, 10))).error("Only administrators can override default emoji.");
+    }
+    expect(await s.app.db.get("SELECT * FROM realm_emoji WHERE name IN ('thumbs_up', 'dupe', 'big_smile')")).toBeUndefined();
+    // thumbsup and slightly_smiling_face are iamcal's names, not Zulip's.
+    (await addEmoji("hamlet", "thumbsup", await makePng(10, 10))).success();
+    (await addEmoji("hamlet", "slightly_smiling_face", await makePng(10, 10))).success();
+    const names = Object.values((await s.users.hamlet.client.get("/realm/emoji")).success().emoji).map((e: any) => e.name);
+    expect(names).toContain("thumbsup");
+    expect(names).toContain("slightly_smiling_face");
+  });
+
+  test("an overriding custom emoji wins over the Unicode one in Markdown and in reactions, as in Zulip", async () => {
+    (await addEmoji("iago", "octopus", await makePng(10, 10))).success();
+    const id = (await s.app.db.get<{ id: number }>("SELECT id FROM realm_emoji WHERE name = 'octopus' AND deactivated = 0"))!.id;
+    const sent = (await s.users.hamlet.client.post("/messages", { type: "direct", to: JSON.stringify([s.users.othello.id]), content: ":octopus: :tada:" })).success();
+    const m = (await s.users.hamlet.client.get(`/messages/${sent.id}`)).success().message;
+    expect(m.content).toStartWith('<p><img alt=":octopus:" class="emoji" src="/user_avatars/');
+    expect(m.content).toEndWith(' <span aria-label="tada" class="emoji emoji-1f389" role="img" title="tada">:tada:</span></p>');
+    (await s.users.othello.client.post(`/messages/${sent.id}/reactions`, { emoji_name: "octopus" })).success();
+    expect(await s.app.db.all("SELECT emoji_name, emoji_code, reaction_type FROM reactions WHERE message_id = ?", [sent.id])).toEqual([
+      { emoji_name: "octopus", emoji_code: String(id), reaction_type: "realm_emoji" },
+    ]);
+    // The Unicode octopus stays reachable by its code.
+    (await s.users.hamlet.client.post(`/messages/${sent.id}/reactions`, { emoji_name: "octopus", emoji_code: "1f419", reaction_type: "unicode_emoji" })).success();
   });
 
   test("can_add_custom_emoji_group decides who may add: guests never by default", async () => {

@@ -65,6 +65,18 @@ describe("POST /users/me/status", () => {
     expect(await row(s.users.othello.id)).toMatchObject({ emoji_name: "zulip" });
   });
 
+  test("status emoji use Zulip's names: aliases answer, emoji-datasource's names do not", async () => {
+    const c = s.users.cordelia.client;
+    (await c.post("/users/me/status", { emoji_name: "thumbs_up", emoji_code: "1f44d", reaction_type: "unicode_emoji" })).success();
+    expect(await row(s.users.cordelia.id)).toMatchObject({ emoji_name: "thumbs_up", emoji_code: "1f44d", reaction_type: "unicode_emoji" });
+    (await c.post("/users/me/status", { emoji_name: "smile" })).success();
+    expect(await row(s.users.cordelia.id)).toMatchObject({ emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji" });
+    (await c.post("/users/me/status", { emoji_name: "thumbsup" })).error("Emoji 'thumbsup' does not exist");
+    (await c.post("/users/me/status", { emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji" })).error("Invalid emoji name.");
+    expect(await row(s.users.cordelia.id)).toMatchObject({ emoji_name: "smile", emoji_code: "1f642" });
+    (await c.post("/users/me/status", { emoji_name: "" })).success();
+  });
+
   test("custom emoji are found by name, checked by id, and refused once deactivated", async () => {
     const c = s.users.othello.client;
     (await s.users.hamlet.client.post("/realm/emoji/zulipblob", { file: new File([(await makePng(10, 10)) as BlobPart], "zulipblob.png") })).success();

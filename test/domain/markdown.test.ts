@@ -165,7 +165,17 @@ const ZULIP_CASES: [string, string, string][] = [
     '<div class="spoiler-block"><div class="spoiler-header">\n<p><a href="https://example.com">Header</a> <span aria-label="smiley" class="emoji emoji-1f603" role="img" title="smiley">:smiley:</span></p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>content</p>\n</div></div>',
   ],
   ["a named emoji", ":poop:", '<p><span aria-label="poop" class="emoji emoji-1f4a9" role="img" title="poop">:poop:</span></p>'],
-  ["the brief's smile", ":smile:", '<p><span aria-label="smile" class="emoji emoji-1f604" role="img" title="smile">:smile:</span></p>'],
+  // Zulip 10.x's names, not emoji-datasource's: :smile: is 🙂 (1f642), 😄 (1f604) is :big_smile:.
+  ["Zulip's smile", ":smile: :big_smile:", '<p><span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span> <span aria-label="big smile" class="emoji emoji-1f604" role="img" title="big smile">:big_smile:</span></p>'],
+  // An alias keeps the name as written (zulip-flutter's content tests show the same HTML).
+  [
+    "Unicode emoji take Zulip's canonical name",
+    "🙂😄👍❤️",
+    '<p><span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span><span aria-label="big smile" class="emoji emoji-1f604" role="img" title="big smile">:big_smile:</span><span aria-label="+1" class="emoji emoji-1f44d" role="img" title="+1">:+1:</span><span aria-label="heart" class="emoji emoji-2764" role="img" title="heart">:heart:</span></p>',
+  ],
+  ["an alias", ":thumbs_up:", '<p><span aria-label="thumbs up" class="emoji emoji-1f44d" role="img" title="thumbs up">:thumbs_up:</span></p>'],
+  ["a name with non-ASCII letters", ":flag_åland_islands:", '<p><span aria-label="flag åland islands" class="emoji emoji-1f1e6-1f1fd" role="img" title="flag åland islands">:flag_åland_islands:</span></p>'],
+  ["emoji-datasource names Zulip does not use stay text", ":thumbsup: :slightly_smiling_face:", "<p>:thumbsup: :slightly_smiling_face:</p>"],
   [
     "emoji without spaces",
     ":smiley:hello:poop::airplane:",

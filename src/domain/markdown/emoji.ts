@@ -27,7 +27,8 @@ export function namedEmojiHtml(name: string, ctx: RenderContext): string | null 
   return code ? unicodeEmojiHtml(code, name) : null;
 }
 
-const NAME_RE = /:([0-9a-zA-Z_+-]+):/y;
+/** Zulip's EMOJI_REGEX `:[\w\-\+]+:` (Python's \w is Unicode: names like `flag_åland_islands` or `ココ`). */
+const NAME_RE = /:([\p{L}\p{N}_+-]+):/uy;
 
 function colonEmojiRule(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x3a /* : */) return false;
