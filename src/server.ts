@@ -5,6 +5,7 @@ import { apiRoutes } from "./routes";
 import { webRoutes } from "./routes/web";
 import { uploadFileRoutes } from "./routes/upload-files";
 import { joinRoutes } from "./routes/join";
+import { emojiDataRoutes } from "./routes/emoji-data";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
@@ -37,6 +38,7 @@ export function createServer(app: App) {
     })
     .use(api)
     .use(webRoutes(app))
+    .use(emojiDataRoutes())
     .use(joinRoutes(app));
 
   async function headAsGet(request: Request): Promise<Response> {

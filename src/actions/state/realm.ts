@@ -1,4 +1,5 @@
 import { realmOf, type App } from "../../app";
+import { emojiDataPath } from "../../domain/emoji";
 import type { UserRow } from "../../store/users";
 import { serverThumbnailFormats } from "../../uploads/thumbnails";
 import { realmGroupSettingsForApi } from "../realm";
@@ -61,7 +62,8 @@ export async function realmState(app: App, _me: UserRow) {
     server_needs_upgrade: false,
     server_inline_image_preview: true,
     server_inline_url_embed_preview: false,
-    server_emoji_data_url: "",
+    // Absolute, as Zulip sends it (its STATIC_URL is absolute): zulip-flutter fetches it as it is.
+    server_emoji_data_url: `${url}${emojiDataPath()}`,
     server_jitsi_server_url: null,
     server_can_summarize_topics: false,
     server_min_deactivated_realm_deletion_days: null,
