@@ -1,10 +1,10 @@
 import type { Db } from "./db";
-import { MIGRATIONS } from "./migrations";
+import { MIGRATIONS, type Migration } from "./migrations";
 
 export class SchemaTooNewError extends Error {}
 
 /** Applies pending migrations, each in its own transaction; refuses a database newer than this code. */
-export async function migrate(db: Db, migrations = MIGRATIONS): Promise<number[]> {
+export async function migrate(db: Db, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
   await db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)",
   );
@@ -19,7 +19,8 @@ export async function migrate(db: Db, migrations = MIGRATIONS): Promise<number[]
   const applied: number[] = [];
   for (const m of migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version)) {
     await db.tx(async (sql) => {
-      await sql.exec(m.sql);
+      if (m.sql) await sql.exec(m.sql);
+      if (m.run) await m.run(sql);
       await sql.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, Date.now() / 1000]);
     });
     applied.push(m.version);

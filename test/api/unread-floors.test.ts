@@ -228,7 +228,7 @@ test("migrating a database from before floors puts every row below a floor, each
   try {
     await migrate(db, MIGRATIONS.filter((m) => m.version === 1));
     await db.exec("INSERT INTO user_messages (user_id, message_id, flags) VALUES (1, 10, 0), (1, 11, 1), (1, 12, 8), (2, 11, 0)");
-    expect(await migrate(db)).toEqual([2, 3]);
+    expect(await migrate(db, MIGRATIONS.filter((m) => m.version <= 3))).toEqual([2, 3]);
     expect(await db.all("SELECT user_id, message_id FROM unread_floors ORDER BY user_id")).toEqual([{ user_id: 1, message_id: 13 }, { user_id: 2, message_id: 12 }]);
     expect(await db.all("SELECT user_id, first_id, last_id FROM unread_ranges ORDER BY user_id, first_id")).toEqual([
       { user_id: 1, first_id: 10, last_id: 10 },

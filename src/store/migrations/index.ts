@@ -1,11 +1,22 @@
 // Migrations are imported as text so `bun build --compile` embeds them in the executable.
-// Add a file NNNN_name.sql and list it here; never edit one that has shipped.
+// Add a file NNNN_name.sql and list it here; never edit one that has shipped. A step that needs more
+// than SQL (data only the program holds) is a function NNNN_name.ts, listed with `run`.
+import type { Sql } from "../db";
+import { renameToZulipEmojiNames } from "./0004_zulip_emoji_names";
 import m0001 from "./0001_schema.sql" with { type: "text" };
 import m0002 from "./0002_unread_floors.sql" with { type: "text" };
 import m0003 from "./0003_unread_ranges.sql" with { type: "text" };
 
-export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
+export interface Migration {
+  version: number;
+  name: string;
+  sql?: string;
+  run?: (sql: Sql) => Promise<void>;
+}
+
+export const MIGRATIONS: Migration[] = [
   { version: 1, name: "schema", sql: m0001 },
   { version: 2, name: "unread_floors", sql: m0002 },
   { version: 3, name: "unread_ranges", sql: m0003 },
+  { version: 4, name: "zulip_emoji_names", run: renameToZulipEmojiNames },
 ];
