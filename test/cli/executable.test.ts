@@ -186,6 +186,18 @@ describe("the single executable", () => {
       expect(fetched.result).toBe("success");
       expect(fetched.messages.find((m: any) => m.id === sentBody.id)?.content).toBe("<p>hello from the executable</p>");
 
+      // Zulip's emoji table is embedded: a reaction by Zulip's alias, and the emoji data /register names.
+      const reacted = await fetch(`${base}/api/v1/messages/${sentBody.id}/reactions`, {
+        method: "POST",
+        headers: auth,
+        body: new URLSearchParams({ emoji_name: "thumbs_up", emoji_code: "1f44d", reaction_type: "unicode_emoji" }),
+      });
+      expect(await reacted.json()).toMatchObject({ result: "success" });
+      const registered = (await (await fetch(`${base}/api/v1/register`, { method: "POST", headers: auth, body: new URLSearchParams({ fetch_event_types: '["realm"]' }) })).json()) as any;
+      expect(registered.server_emoji_data_url).toStartWith(`${base}/static/generated/emoji/emoji_api.`);
+      const emojiData = (await (await fetch(registered.server_emoji_data_url)).json()) as any;
+      expect(emojiData.code_to_names["1f44d"]).toEqual(["+1", "thumbs_up", "like"]);
+
       // Upload an image; the server thumbnails it with the embedded sharp + libvips.
       const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#3366cc" } }).png().toBuffer();
       const form = new FormData();
