@@ -21,6 +21,7 @@ import { realmEmojiRoutes } from "./realm-emoji";
 import { messageRoutes } from "./messages";
 import { messageFlagRoutes } from "./message-flags";
 import { reactionRoutes } from "./reactions";
+import { submessageRoutes } from "./submessages";
 import { typingRoutes } from "./typing";
 import { userTopicRoutes } from "./user-topics";
 import { alertWordRoutes } from "./alert-words";
@@ -56,6 +57,7 @@ export function apiRoutes(app: App) {
     .use(messageRoutes(app))
     .use(messageFlagRoutes(app))
     .use(reactionRoutes(app))
+    .use(submessageRoutes(app))
     .use(typingRoutes(app))
     .use(userTopicRoutes(app))
     .use(alertWordRoutes(app))

@@ -11,6 +11,7 @@ import { FLAG } from "../../domain/flags";
 import { listMessagesByIds, type MessageRow } from "../../store/messages";
 import { filterIds, findRange, firstUnread, type FoundRow, type ResolvedNarrow, type Term } from "../../store/narrow";
 import { listReactions, type ReactionRow } from "../../store/reactions";
+import { listSubmessages, type SubmessageRow } from "../../store/submessages";
 import { listSubscribedStreamIds } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
 import { accessibleUserIds } from "../user-access";
@@ -160,29 +161,41 @@ export interface GetMessagesInput {
   format: FormatOptions;
 }
 
-/** Formats found rows (one query for the rows, one for reactions) with the viewer's flags and search highlights. */
+/** Rows by their message id, each message's in the order given. */
+function byMessage<T extends { message_id: number }>(rows: T[]): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.message_id);
+    if (list) list.push(r);
+    else out.set(r.message_id, [r]);
+  }
+  return out;
+}
+
+/**
+ * Formats found rows (one query for the rows, one for all their reactions, one for all their
+ * submessages) with the viewer's flags and search highlights.
+ */
 export async function formatFound(app: App, d: Directory, me: UserRow | null, found: FoundRow[], format: FormatOptions, searchWords: string[] | null) {
   const ids = found.map((f) => f.id);
-  const [rows, reactions, accessibleUsers] = await Promise.all([
+  const [rows, reactions, submessages, accessibleUsers] = await Promise.all([
     listMessagesByIds(app.db, ids),
     listReactions(app.db, ids),
+    listSubmessages(app.db, ids),
     me ? accessibleUserIds(app, me) : null, // spectators see every sender, as Zulip's
     loadTopicLinkifiers(app),
   ]);
   if (accessibleUsers) format = { ...format, accessibleUsers };
   const byId = new Map<number, MessageRow>(rows.map((r) => [r.id, r]));
-  const reactionsOf = new Map<number, ReactionRow[]>();
-  for (const r of reactions) {
-    const list = reactionsOf.get(r.message_id);
-    if (list) list.push(r);
-    else reactionsOf.set(r.message_id, [r]);
-  }
+  const reactionsOf = byMessage<ReactionRow>(reactions);
+  const submessagesOf = byMessage<SubmessageRow>(submessages);
   const out: Record<string, unknown>[] = [];
   for (const f of found) {
     const row = byId.get(f.id);
     if (!row) continue;
+    const attached = { reactions: reactionsOf.get(f.id) ?? [], submessages: submessagesOf.get(f.id) ?? [] };
     // a spectator has read everything there is for them (Zulip's flags ["read"])
-    const m = fetchedMessage(app, d, row, reactionsOf.get(f.id) ?? [], me?.id ?? 0, me ? f.flags : FLAG.read, format);
+    const m = fetchedMessage(app, d, row, attached, me?.id ?? 0, me ? f.flags : FLAG.read, format);
     if (searchWords) {
       m.match_content = highlightHtml(row.rendered_content, searchWords);
       m.match_subject = highlightTopic(displayTopic(row.topic, emptyTopicName(app), format.allowEmptyTopicName), searchWords);
@@ -234,8 +247,13 @@ export async function getMessages(app: App, me: UserRow | null, input: GetMessag
 export async function getMessage(app: App, me: UserRow | null, messageId: number, format: FormatOptions) {
   const d = await loadDirectory(app);
   const { row, flags } = me ? await accessMessage(app, d, me, messageId) : await accessWebPublicMessage(app, d, messageId);
-  const [reactions, accessibleUsers] = await Promise.all([listReactions(app.db, [row.id]), me ? accessibleUserIds(app, me) : null, loadTopicLinkifiers(app)]);
-  return { raw_content: row.content, message: fetchedMessage(app, d, row, reactions, me?.id ?? 0, flags, { ...format, accessibleUsers }) };
+  const [reactions, submessages, accessibleUsers] = await Promise.all([
+    listReactions(app.db, [row.id]),
+    listSubmessages(app.db, [row.id]),
+    me ? accessibleUserIds(app, me) : null,
+    loadTopicLinkifiers(app),
+  ]);
+  return { raw_content: row.content, message: fetchedMessage(app, d, row, { reactions, submessages }, me?.id ?? 0, flags, { ...format, accessibleUsers }) };
 }
 
 /** GET /messages/matches_narrow: which of the user's messages match, with search highlights. */

@@ -7,6 +7,7 @@ import { avatarUrl, dummyEmail, inaccessibleAvatarUrl, INACCESSIBLE_USER_NAME } 
 import { emailHost } from "../email-visibility";
 import type { MessageRow } from "../../store/messages";
 import type { ReactionRow } from "../../store/reactions";
+import type { SubmessageRow } from "../../store/submessages";
 import type { Directory, DirectoryUser } from "./directory";
 import { emptyTopicName } from "./render";
 import { linkifierList } from "../linkifiers";
@@ -45,9 +46,23 @@ function displayUser(dir: Directory, id: number) {
   return { email: u.email, full_name: u.full_name, id: u.id, is_mirror_dummy: false };
 }
 
+/** What hangs on a message besides its row: its reactions and its submessages (widgets). */
+export interface Attached {
+  reactions: ReactionRow[];
+  submessages: SubmessageRow[];
+}
+
+/** A message with nothing attached (a new message without a widget). */
+export const NOTHING_ATTACHED: Attached = { reactions: [], submessages: [] };
+
 /** Reactions in message objects (the legacy `user` object went away at feature level 328). */
 export function reactionDicts(rows: ReactionRow[]) {
   return rows.map((r) => ({ emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type, user_id: r.user_id }));
+}
+
+/** Submessages in message objects (Zulip's SubMessage.get_raw_db_rows), in id order. */
+export function submessageDicts(rows: SubmessageRow[]) {
+  return rows.map((s) => ({ id: s.id, message_id: s.message_id, sender_id: s.sender_id, msg_type: s.msg_type, content: s.content }));
 }
 
 /** The edit history entries (newest first) for clients, with empty topics shown the client's way. */
@@ -66,7 +81,7 @@ export function editHistory(row: MessageRow, emptyName: string, allowEmpty: bool
  * conversation's, i.e. the sender's). Without `opts` the content is left to the event queues
  * (raw_content, rendered_content, avatar_url_full), which shape it per queue.
  */
-export function messageDict(app: App, dir: Directory, row: MessageRow, reactions: ReactionRow[], viewerId: number, opts: FormatOptions | null): Record<string, unknown> {
+export function messageDict(app: App, dir: Directory, row: MessageRow, attached: Attached, viewerId: number, opts: FormatOptions | null): Record<string, unknown> {
   const sender = dir.users.get(row.sender_id);
   const emptyName = emptyTopicName(app);
   const allowEmpty = opts ? opts.allowEmptyTopicName : true;
@@ -80,8 +95,8 @@ export function messageDict(app: App, dir: Directory, row: MessageRow, reactions
     subject: row.stream_id !== null ? displayTopic(row.topic, emptyName, allowEmpty) : "",
     topic_links: row.stream_id !== null ? topicLinksOf(app, row.topic) : [],
     is_me_message: Boolean(row.is_me_message),
-    reactions: reactionDicts(reactions),
-    submessages: [],
+    reactions: reactionDicts(attached.reactions),
+    submessages: submessageDicts(attached.submessages),
     sender_full_name: sender?.full_name ?? "Unknown user",
     sender_email: sender?.email ?? "",
     sender_realm_str: realmOf(app).string_id,
@@ -118,8 +133,8 @@ export function messageDict(app: App, dir: Directory, row: MessageRow, reactions
 }
 
 /** A fetched message: the message object with the viewer's flags. */
-export function fetchedMessage(app: App, dir: Directory, row: MessageRow, reactions: ReactionRow[], viewerId: number, flags: number, opts: FormatOptions) {
-  const dict = messageDict(app, dir, row, reactions, viewerId, opts);
+export function fetchedMessage(app: App, dir: Directory, row: MessageRow, attached: Attached, viewerId: number, flags: number, opts: FormatOptions) {
+  const dict = messageDict(app, dir, row, attached, viewerId, opts);
   const out = opts.accessibleUsers && !opts.accessibleUsers.has(row.sender_id) ? withUnknownSender(app, dict) : dict;
   out.flags = flagList(flags);
   return out;

@@ -2,6 +2,7 @@ import { nowSecs, realmOf, type App } from "../../app";
 import { channelKind, postRefusal, canCreateTopics, type ChannelAccess } from "../../domain/channel-permissions";
 import { FLAG, flagList } from "../../domain/flags";
 import type { RenderResult } from "../../domain/markdown";
+import { widgetOf, WIDGET_MSG_TYPE } from "../../domain/widgets";
 import { normalizeContent, normalizeTopic } from "../../domain/topic";
 import { autoPrefs, policyAfterSend, VISIBILITY } from "../../domain/user-topics";
 import { badRequest, streamDoesNotExist, streamIdDoesNotExist, ZulipError } from "../../errors";
@@ -17,6 +18,7 @@ import {
 } from "../../store/messages";
 import type { StreamRow } from "../../store/streams";
 import { isSubscribed } from "../../store/subscriptions";
+import { insertSubmessage, type SubmessageRow } from "../../store/submessages";
 import { findUserTopic, setUserTopic, userTopicPolicy } from "../../store/user-topics";
 import type { UserRow } from "../../store/users";
 import { applyAttachmentEffects, claimAttachments, type AttachmentEffects } from "../attachments";
@@ -25,7 +27,7 @@ import { canAccessAllUsers, accessibleUserIds, guestsSeeEveryone, usersBlindTo, 
 import { isGuest } from "../../domain/roles";
 import { loadDirectory, type Directory, type DirectoryUser } from "./directory";
 import { writeMessage } from "./writer";
-import { loadTopicLinkifiers, messageDict, withUnknownSender } from "./format";
+import { loadTopicLinkifiers, messageDict, NOTHING_ATTACHED, withUnknownSender, type Attached } from "./format";
 import { rerenderMessages } from "./edit";
 import { emptyTopicName, hasAlertWord, render } from "./render";
 import { alertWordsOf } from "../alert-words";
@@ -379,7 +381,10 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   const topicChanges: { userId: number; policy: number }[] = [];
   if (p.senderPolicy !== null) topicChanges.push({ userId: sender.id, policy: p.senderPolicy });
   const stream = addressee.kind === "stream" ? addressee.stream : null;
-  const needsAfter = stream !== null || p.rendered.uploadPaths.length > 0 || opts.inTransaction !== undefined;
+  // `/poll` and `/todo` messages are widgets: their first submessage is written with them (Zulip's do_widget_post_save_actions)
+  const widget = widgetOf(p.content);
+  let widgetRow: SubmessageRow | null = null;
+  const needsAfter = stream !== null || widget !== null || p.rendered.uploadPaths.length > 0 || opts.inTransaction !== undefined;
   // A first direct message from a person can show a guest someone new (limited user access): realm_user
   // add first. (Notices from Parley's system bots are left out, like Zulip's cross-realm bots.)
   const access = addressee.kind === "direct" && !sender.is_bot && addressee.users.some((u) => isGuest(u.role)) ? await watchUserAccess(app, { userIds: [sender.id, ...addressee.users.map((u) => u.id)] }) : null;
@@ -402,6 +407,7 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
             }
             topicChanges.splice(0, topicChanges.length, ...changes);
           }
+          if (widget) widgetRow = await insertSubmessage(sql, { message_id: id, sender_id: sender.id, msg_type: WIDGET_MSG_TYPE, content: JSON.stringify(widget) });
           let effects: AttachmentEffects | null = null;
           if (p.rendered.uploadPaths.length) {
             const kind = stream ? channelKind(stream) : null;
@@ -424,7 +430,8 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   await access?.publish();
   // a direct message makes its participants visible to each other; a channel's sender may stay hidden
   const blind = addressee.kind === "stream" && !guestsSeeEveryone(app) ? await usersBlindTo(app, sender.id, recipientUsers(d, p.recipients)) : undefined;
-  publishMessage(app, d, { ...row, id } as MessageRow, p.recipients, sender.id, opts.queueId ?? null, opts.localId ?? null, blind);
+  const attached = widgetRow ? { reactions: [], submessages: [widgetRow] } : NOTHING_ATTACHED;
+  publishMessage(app, d, { ...row, id } as MessageRow, attached, p.recipients, sender.id, opts.queueId ?? null, opts.localId ?? null, blind);
   // An image whose thumbnails were finished between rendering and linking it would keep its spinner.
   if (p.rendered.uploadPaths.length && p.rendered.html.includes("image-loading-placeholder")) await rerenderMessages(app, [id]);
   if (addressee.kind === "stream") {
@@ -459,11 +466,12 @@ async function groupRecipientId(sql: Sql, dmKey: string): Promise<number> {
   return (await findDirectMessageGroup(sql, dmKey))?.recipient_id ?? (await insertDirectMessageGroup(sql, dmKey));
 }
 
-/** Each recipient gets the message with their flags; the sender's local-echo queue gets local_message_id. */
+/** Each recipient gets the message (with its widget, if any) and their flags; the sender's local-echo queue gets local_message_id. */
 export function publishMessage(
   app: App,
   d: Directory,
   row: MessageRow,
+  attached: Attached,
   recipients: { userId: number; flags: number }[],
   senderId: number,
   queueId: string | null,
@@ -472,13 +480,13 @@ export function publishMessage(
 ) {
   // built on first use: when no recipient has a queue, no message dict is made at all
   let shared: Record<string, unknown> | null = null;
-  const sharedDict = () => (shared ??= messageDict(app, d, row, [], -1, null));
+  const sharedDict = () => (shared ??= messageDict(app, d, row, attached, -1, null));
   let incoming: Record<string, unknown> | null = null;
   let unknownSender: Record<string, unknown> | null = null;
   const forViewer = (userId: number) => {
     if (blindToSender?.has(userId)) return (unknownSender ??= withUnknownSender(app, sharedDict()));
     if (row.dm_key === null || userId === row.sender_id) return sharedDict();
-    return (incoming ??= messageDict(app, d, row, [], userId, null));
+    return (incoming ??= messageDict(app, d, row, attached, userId, null));
   };
   const flagsOf = new Map(recipients.map((r) => [r.userId, r.flags]));
   const others = recipients.filter((r) => r.userId !== senderId || queueId === null).map((r) => r.userId);
