@@ -13,12 +13,12 @@ export interface PollExtraData {
   options: string[];
 }
 
-export interface TodoExtraData {
+export interface TaskListExtraData {
   task_list_title: string;
   tasks: { task: string; desc: string }[];
 }
 
-export type Widget = { widget_type: "poll"; extra_data: PollExtraData } | { widget_type: "todo"; extra_data: TodoExtraData };
+export type Widget = { widget_type: "poll"; extra_data: PollExtraData } | { widget_type: "todo"; extra_data: TaskListExtraData };
 
 /** The submessage type of every widget submessage (the only one Zulip's apps know). */
 export const WIDGET_MSG_TYPE = "widget";
@@ -38,7 +38,7 @@ export function widgetOf(content: string): Widget | null {
   const first = /^\S*/.exec(content)![0];
   const rest = content.slice(first.length);
   if (first === "/poll") return { widget_type: "poll", extra_data: pollExtraData(rest) };
-  if (first === "/todo") return { widget_type: "todo", extra_data: todoExtraData(rest) };
+  if (first === "/todo") return { widget_type: "todo", extra_data: taskListExtraData(rest) };
   return null;
 }
 
@@ -68,7 +68,7 @@ export function pollExtraData(text: string): PollExtraData {
 }
 
 /** `/todo Title` then one task per line, "task: description" (Zulip's parse_todo_extra_data). */
-export function todoExtraData(text: string): TodoExtraData {
+export function taskListExtraData(text: string): TaskListExtraData {
   const { heading, items } = headingAndItems(text);
   const tasks = items.map((item) => {
     const at = item.indexOf(": ");
@@ -150,7 +150,7 @@ export function pollEventError(data: unknown, isAuthor: boolean): string | null 
 }
 
 /** Zulip's validate_todo_data: a new task, a strike (toggle), or (the author only) a new title. */
-export function todoEventError(data: unknown, isAuthor: boolean): string | null {
+export function taskListEventError(data: unknown, isAuthor: boolean): string | null {
   const name = "todo data";
   const typeError = checkEventType(name, data);
   if (typeError) return typeError;
@@ -176,6 +176,6 @@ export function todoEventError(data: unknown, isAuthor: boolean): string | null 
 /** What is wrong with a widget event for a widget of this type (other types: nothing Zulip checks). */
 export function widgetEventError(widgetType: string | null, data: unknown, isAuthor: boolean): string | null {
   if (widgetType === "poll") return pollEventError(data, isAuthor);
-  if (widgetType === "todo") return todoEventError(data, isAuthor);
+  if (widgetType === "todo") return taskListEventError(data, isAuthor);
   return null;
 }

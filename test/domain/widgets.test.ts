@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { pollEventError, todoEventError, widgetEventError, widgetOf, widgetTypeOf } from "../../src/domain/widgets";
+import { pollEventError, taskListEventError, widgetEventError, widgetOf, widgetTypeOf } from "../../src/domain/widgets";
 
 describe("widgetOf (Zulip's get_widget_data)", () => {
   test("ordinary messages never become widgets, even when they mention a command", () => {
@@ -105,15 +105,15 @@ describe("to-do events (Zulip's validate_todo_data)", () => {
   ];
   for (const [data, error] of cases) {
     test(`${JSON.stringify(data)} is refused with "${error}"`, () => {
-      expect(todoEventError(data, true)).toBe(error);
+      expect(taskListEventError(data, true)).toBe(error);
     });
   }
 
   test("new tasks and strikes are accepted from anyone; only the author may retitle the list", () => {
-    expect(todoEventError({ type: "new_task", key: 7, task: "eat", desc: "", completed: false }, false)).toBeNull();
-    expect(todoEventError({ type: "strike", key: "5,9" }, false)).toBeNull();
-    expect(todoEventError({ type: "new_task_list_title", title: "School Work" }, true)).toBeNull();
-    expect(todoEventError({ type: "new_task_list_title", title: "School Work" }, false)).toBe("You can't edit the task list title unless you are the author.");
+    expect(taskListEventError({ type: "new_task", key: 7, task: "eat", desc: "", completed: false }, false)).toBeNull();
+    expect(taskListEventError({ type: "strike", key: "5,9" }, false)).toBeNull();
+    expect(taskListEventError({ type: "new_task_list_title", title: "School Work" }, true)).toBeNull();
+    expect(taskListEventError({ type: "new_task_list_title", title: "School Work" }, false)).toBe("You can't edit the task list title unless you are the author.");
   });
 });
 
