@@ -28,19 +28,29 @@ export const MAX_IDX = 1000;
 
 const SLASH = 47;
 
-/**
- * The widget a message's content declares (Zulip's get_widget_data), or null. The first token
- * (up to the first whitespace) must be exactly `/poll` or `/todo`; a content not starting with "/"
- * costs one character comparison, which keeps the send path of ordinary messages free of it.
- */
-export function widgetOf(content: string): Widget | null {
+/** The widget command a content starts with: its first token (up to whitespace) is `/poll` or `/todo`. */
+function commandOf(content: string): WidgetType | null {
+  // a content not starting with "/" costs one character comparison: ordinary messages pay nothing more
   if (content.charCodeAt(0) !== SLASH) return null;
-  const first = /^\S*/.exec(content)![0];
-  const rest = content.slice(first.length);
-  if (first === "/poll") return { widget_type: "poll", extra_data: pollExtraData(rest) };
-  if (first === "/todo") return { widget_type: "todo", extra_data: taskListExtraData(rest) };
-  return null;
+  const type = content.startsWith("/poll") ? "poll" : content.startsWith("/todo") ? "todo" : null;
+  return type && (content.length === 5 || /\s/.test(content[5]!)) ? type : null;
 }
+
+/** The widget a message's content declares (Zulip's get_widget_data), or null. */
+export function widgetOf(content: string): Widget | null {
+  const type = commandOf(content);
+  if (type === null) return null;
+  const rest = content.slice(5);
+  return type === "poll" ? { widget_type: "poll", extra_data: pollExtraData(rest) } : { widget_type: "todo", extra_data: taskListExtraData(rest) };
+}
+
+/**
+ * Whether a message may have submessages: only widget messages do. A message becomes one when it is
+ * sent with a widget command; its content can never be edited after (Zulip's rule), and other
+ * messages take no submessages (POST /submessage). So a message whose content does not start with a
+ * widget command has none, and reading it needs no submessage query.
+ */
+export const mayHaveSubmessages = (content: string) => commandOf(content) !== null;
 
 /** Python's str.splitlines(): no empty last line for a trailing line break, [] for "". */
 function splitLines(text: string): string[] {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, CAST, type CastName, type TestServer } from "../helpers/server";
+import { deliverDueScheduledMessages } from "../../src/actions/scheduled-messages";
 import { createChannel } from "../helpers/channels";
 import { queueEvents, registerQueue, sendDm, sendStream } from "../helpers/messages";
 import {
@@ -96,6 +97,23 @@ describe("sending /poll and /todo creates the widget", () => {
     }
     const events = ev.of("othello").filter((e) => e.type === "message");
     expect(events.map((e) => (e.message as any).submessages)).toEqual([[], [], [], []]);
+  });
+
+  test("a scheduled /poll becomes a poll when it is delivered", async () => {
+    const at = Math.floor(s.clock.now() / 1000) + 60;
+    (await s.users.othello.client.post("/scheduled_messages", { type: "stream", to: verona, topic: "later", content: "/poll Later?\nyes\nno", scheduled_delivery_timestamp: at })).success();
+    s.clock.advance(60_000);
+    let delivered = 0;
+    const ev = await s.captureEvents(async () => {
+      delivered = await deliverDueScheduledMessages(s.app);
+    });
+    expect(delivered).toBe(1);
+    const event = ev.of("hamlet").find((e) => e.type === "message")!;
+    const messageId = (event.message as any).id;
+    const rows = await stored(messageId);
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0].content)).toEqual({ widget_type: "poll", extra_data: { question: "Later?", options: ["yes", "no"] } });
+    expect((event.message as any).submessages).toEqual(rows);
   });
 
   test("GET /messages attaches to each message its own submessages, in id order", async () => {

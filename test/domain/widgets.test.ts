@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { pollEventError, taskListEventError, widgetEventError, widgetOf, widgetTypeOf } from "../../src/domain/widgets";
+import { mayHaveSubmessages, pollEventError, taskListEventError, widgetEventError, widgetOf, widgetTypeOf } from "../../src/domain/widgets";
 
 describe("widgetOf (Zulip's get_widget_data)", () => {
   test("ordinary messages never become widgets, even when they mention a command", () => {
@@ -37,6 +37,17 @@ describe("widgetOf (Zulip's get_widget_data)", () => {
     });
     expect(widgetOf("/todo x\nread: chapter 2: the end")!.extra_data).toEqual({ task_list_title: "x", tasks: [{ task: "read", desc: "chapter 2: the end" }] });
   });
+});
+
+test("exactly the contents that declare a widget may have submessages (fetches query no others)", () => {
+  for (const content of ["/poll", "/todo", "/poll Q?\nA", "/todo\nx", "/poll\u00a0Q", "/poll\tQ"]) {
+    expect(widgetOf(content)).not.toBeNull();
+    expect(mayHaveSubmessages(content)).toBe(true);
+  }
+  for (const content of ["", "hi", "/pollx", "/todos", "/me waves", " /poll", "//poll", "/Poll", "poll"]) {
+    expect(widgetOf(content)).toBeNull();
+    expect(mayHaveSubmessages(content)).toBe(false);
+  }
 });
 
 describe("widgetTypeOf (Zulip's get_widget_type)", () => {

@@ -13,6 +13,7 @@ import { insertUserMessages } from "../../store/messages";
 import { deleteUserMessages, listHolders, mapFlags, mapHolders, setFlags } from "../../store/user-messages";
 import { listSubscriptionRows } from "../../store/subscriptions";
 import { hasSubmessages } from "../../store/submessages";
+import { mayHaveSubmessages } from "../../domain/widgets";
 import type { UserRow } from "../../store/users";
 import { applyAttachmentEffects, syncMessageAttachments, type AttachmentEffects } from "../attachments";
 import { mapAttachmentMessages } from "../../store/attachments";
@@ -87,7 +88,7 @@ export async function updateMessage(app: App, me: UserRow, messageId: number, in
     throw badRequest(input.streamId !== undefined ? "Direct messages cannot be moved to channels." : "Direct messages cannot have topics.");
   }
   // Zulip keeps a widget's content as sent (its data lives in submessages); moving it is fine.
-  if (input.content !== undefined && (await hasSubmessages(app.db, row.id))) throw badRequest("Widgets cannot be edited.");
+  if (input.content !== undefined && mayHaveSubmessages(row.content) && (await hasSubmessages(app.db, row.id))) throw badRequest("Widgets cannot be edited.");
   const settings = realmOf(app).settings;
   const now = nowSecs(app);
   const plan: Plan = { newContent: null, newTopic: null, newStream: null, resolve: null, moveIds: [] };

@@ -12,6 +12,7 @@ import { listMessagesByIds, type MessageRow } from "../../store/messages";
 import { filterIds, findRange, firstUnread, type FoundRow, type ResolvedNarrow, type Term } from "../../store/narrow";
 import { listReactions, type ReactionRow } from "../../store/reactions";
 import { listSubmessages, type SubmessageRow } from "../../store/submessages";
+import { mayHaveSubmessages } from "../../domain/widgets";
 import { listSubscribedStreamIds } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
 import { accessibleUserIds } from "../user-access";
@@ -172,16 +173,18 @@ function byMessage<T extends { message_id: number }>(rows: T[]): Map<number, T[]
   return out;
 }
 
+/** The submessages of those messages that may have some (widgets): no query when none is a widget. */
+const listWidgetSubmessages = (app: App, rows: MessageRow[]) => listSubmessages(app.db, rows.filter((r) => mayHaveSubmessages(r.content)).map((r) => r.id));
+
 /**
- * Formats found rows (one query for the rows, one for all their reactions, one for all their
- * submessages) with the viewer's flags and search highlights.
+ * Formats found rows (one query for the rows, one for all their reactions, one for the submessages
+ * of the widgets among them) with the viewer's flags and search highlights.
  */
 export async function formatFound(app: App, d: Directory, me: UserRow | null, found: FoundRow[], format: FormatOptions, searchWords: string[] | null) {
   const ids = found.map((f) => f.id);
-  const [rows, reactions, submessages, accessibleUsers] = await Promise.all([
-    listMessagesByIds(app.db, ids),
+  const [[rows, submessages], reactions, accessibleUsers] = await Promise.all([
+    listMessagesByIds(app.db, ids).then(async (rows) => [rows, await listWidgetSubmessages(app, rows)] as const),
     listReactions(app.db, ids),
-    listSubmessages(app.db, ids),
     me ? accessibleUserIds(app, me) : null, // spectators see every sender, as Zulip's
     loadTopicLinkifiers(app),
   ]);
@@ -249,7 +252,7 @@ export async function getMessage(app: App, me: UserRow | null, messageId: number
   const { row, flags } = me ? await accessMessage(app, d, me, messageId) : await accessWebPublicMessage(app, d, messageId);
   const [reactions, submessages, accessibleUsers] = await Promise.all([
     listReactions(app.db, [row.id]),
-    listSubmessages(app.db, [row.id]),
+    listWidgetSubmessages(app, [row]),
     me ? accessibleUserIds(app, me) : null,
     loadTopicLinkifiers(app),
   ]);

@@ -1,6 +1,6 @@
 import { nowSecs, type App } from "../../app";
 import { autoPrefs, policyAfterParticipation } from "../../domain/user-topics";
-import { widgetEventError, widgetTypeOf, WIDGET_MSG_TYPE } from "../../domain/widgets";
+import { mayHaveSubmessages, widgetEventError, widgetTypeOf, WIDGET_MSG_TYPE } from "../../domain/widgets";
 import { badRequest } from "../../errors";
 import { findMessage, senderTopicState } from "../../store/messages";
 import { findFirstSubmessage, insertSubmessage } from "../../store/submessages";
@@ -35,7 +35,8 @@ export async function addSubmessage(app: App, me: UserRow, input: SubmessageInpu
   if (input.msgType !== WIDGET_MSG_TYPE) throw badRequest("Invalid msg_type");
   const d = await loadDirectory(app);
   const { row } = await accessMessage(app, d, me, input.messageId, app.db, { modifying: true });
-  const widget = await findFirstSubmessage(app.db, row.id, WIDGET_MSG_TYPE);
+  // only widget messages take submessages (see mayHaveSubmessages: reads rely on it)
+  const widget = mayHaveSubmessages(row.content) ? await findFirstSubmessage(app.db, row.id, WIDGET_MSG_TYPE) : undefined;
   if (!widget) throw badRequest("You cannot attach a submessage to this message.");
   let data: unknown;
   try {
