@@ -182,6 +182,16 @@ describe("POST /submessage", () => {
     ]);
   });
 
+  test("through a real event queue, the new poll's message event carries its widget (checked against Zulip's OpenAPI when present)", async () => {
+    const queue = await registerQueue(s, "othello", { event_types: ["message", "submessage"] });
+    const messageId = await sendStream(s, "hamlet", "Verona", "queued", "/poll Queue?\nyes");
+    const events = await queueEvents(s, "othello", queue);
+    expect(events.map((e) => e.type)).toEqual(["message"]);
+    expect(events[0].message.submessages).toEqual(await stored(messageId));
+    expect(flutterPoll(events[0].message)!.question).toBe("Queue?");
+    expect(terminalPoll(events[0].message.submessages).options.get("canned,0")).toEqual({ option: "yes", votes: [] });
+  });
+
   test("a live vote event updates the poll in zulip-flutter and zulip-terminal", async () => {
     const before = await fetched("othello", poll);
     const queue = await registerQueue(s, "othello", { event_types: ["submessage"] });
