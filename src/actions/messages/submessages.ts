@@ -27,9 +27,10 @@ export interface SubmessageInput {
  * participation settings say (like a reaction), and a submessage event sent to everyone who may
  * read the message.
  *
- * Stricter than Zulip in two ways, both for the official apps' sake: msg_type must be "widget" (the
- * only type the apps read), and only widget messages take submessages (Zulip lets a message's sender
- * attach any JSON to their own plain message, which the mobile app then fails to read).
+ * Where Parley differs from Zulip, for the official apps' sake: msg_type must be "widget" (the only
+ * type the apps read); only widget messages take submessages (Zulip lets a message's sender attach
+ * any JSON to their own plain message, which the mobile app then fails to read); a vote's key must
+ * be an option key (widgets.ts); and the voter hears of their vote even without a row for the message.
  */
 export async function addSubmessage(app: App, me: UserRow, input: SubmessageInput): Promise<void> {
   if (input.msgType !== WIDGET_MSG_TYPE) throw badRequest("Invalid msg_type");
