@@ -3,13 +3,16 @@ import { MIGRATIONS, type Migration } from "./migrations";
 
 export class SchemaTooNewError extends Error {}
 
-/** Applies pending migrations, each in its own transaction; refuses a database newer than this code. */
+/**
+ * Applies pending migrations (those not recorded yet), in version order, each in its own transaction;
+ * refuses a database newer than this code.
+ */
 export async function migrate(db: Db, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
   await db.exec(
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)",
   );
-  const row = await db.get<{ v: number | null }>("SELECT max(version) AS v FROM schema_migrations");
-  const current = row?.v ?? 0;
+  const recorded = new Set((await db.all<{ version: number }>("SELECT version FROM schema_migrations")).map((r) => r.version));
+  const current = Math.max(0, ...recorded);
   const newest = Math.max(0, ...migrations.map((m) => m.version));
   if (current > newest) {
     throw new SchemaTooNewError(
@@ -17,7 +20,7 @@ export async function migrate(db: Db, migrations: Migration[] = MIGRATIONS): Pro
     );
   }
   const applied: number[] = [];
-  for (const m of migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version)) {
+  for (const m of migrations.filter((m) => !recorded.has(m.version)).sort((a, b) => a.version - b.version)) {
     await db.tx(async (sql) => {
       if (m.sql) await sql.exec(m.sql);
       if (m.run) await m.run(sql);

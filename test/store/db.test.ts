@@ -165,6 +165,20 @@ describe("migrations", () => {
     other.close();
   });
 
+  test("a migration missing from the record is applied, even below the newest recorded one", async () => {
+    const other = await openDb(`file:${join(dir, "g.db")}`);
+    const m = [
+      { version: 1, name: "one", sql: "CREATE TABLE one (id INTEGER)" },
+      { version: 2, name: "two", sql: "CREATE TABLE two (id INTEGER)" },
+      { version: 3, name: "three", sql: "CREATE TABLE three (id INTEGER)" },
+    ];
+    expect(await migrate(other, [m[0]!, m[2]!])).toEqual([1, 3]);
+    expect(await migrate(other, m)).toEqual([2]);
+    expect((await other.all("SELECT version FROM schema_migrations ORDER BY version")).map((r) => r.version)).toEqual([1, 2, 3]);
+    expect((await other.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('one', 'two', 'three') ORDER BY name")).map((r) => r.name)).toEqual(["one", "three", "two"]);
+    other.close();
+  });
+
   test("a failing migration rolls back whole and is not recorded", async () => {
     const other = await openDb(`file:${join(dir, "f.db")}`);
     const m = [{ version: 1, name: "bad", sql: "CREATE TABLE ok (id INTEGER); CREATE TABLE ok (id INTEGER)" }];
