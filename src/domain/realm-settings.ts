@@ -142,3 +142,37 @@ export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
 
 /** Settings sent as realm update_dict events rather than realm update (Zulip's message edit settings). */
 export const UPDATE_DICT_PROPERTIES = new Set(["allow_message_editing", "message_content_edit_limit_seconds"]);
+
+/** Zulip's SYSTEM_GROUPS_ENUM_MAP limited to CommonPolicyEnum (members, administrators, full members, moderators). */
+const COMMON_POLICY: Partial<Record<SystemGroupName, number>> = { "role:members": 1, "role:administrators": 2, "role:fullmembers": 3, "role:moderators": 4 };
+/** ... limited to CreateWebPublicStreamPolicyEnum. */
+const WEB_PUBLIC_CHANNEL_POLICY: Partial<Record<SystemGroupName, number>> = { "role:administrators": 2, "role:moderators": 4, "role:nobody": 6, "role:owners": 7 };
+/** Zulip's SYSTEM_GROUPS_TO_WILDCARD_MENTION_POLICY_MAP. */
+const WILDCARD_MENTION_POLICY: Partial<Record<SystemGroupName, number>> = {
+  "role:everyone": 1,
+  "role:members": 2,
+  "role:fullmembers": 3,
+  "role:administrators": 5,
+  "role:nobody": 6,
+  "role:moderators": 7,
+};
+
+/**
+ * The deprecated *_policy fields /register still carries (Zulip 10 sends them; zulip-flutter's
+ * InitialSnapshot requires realm_wildcard_mention_policy): Zulip's
+ * get_corresponding_policy_value_for_group_setting, i.e. the old enum value of the group setting's
+ * system group, or the value for the largest group when the setting is any other group.
+ * `systemGroupOf` names the system group a setting holds (undefined: not a system group).
+ */
+export function legacyRealmPolicies(systemGroupOf: (setting: keyof typeof REALM_GROUP_SETTING_DEFAULTS) => SystemGroupName | undefined) {
+  const pick = (setting: keyof typeof REALM_GROUP_SETTING_DEFAULTS, map: Partial<Record<SystemGroupName, number>>, fallback: number) => {
+    const name = systemGroupOf(setting);
+    return (name && map[name]) ?? fallback;
+  };
+  return {
+    realm_create_public_stream_policy: pick("can_create_public_channel_group", COMMON_POLICY, 1),
+    realm_create_private_stream_policy: pick("can_create_private_channel_group", COMMON_POLICY, 1),
+    realm_create_web_public_stream_policy: pick("can_create_web_public_channel_group", WEB_PUBLIC_CHANNEL_POLICY, 4),
+    realm_wildcard_mention_policy: pick("can_mention_many_users_group", WILDCARD_MENTION_POLICY, 1),
+  };
+}

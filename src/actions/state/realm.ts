@@ -3,6 +3,9 @@ import { emojiDataPath } from "../../domain/emoji";
 import type { UserRow } from "../../store/users";
 import { serverThumbnailFormats } from "../../uploads/thumbnails";
 import { realmGroupSettingsForApi } from "../realm";
+import { botDomain } from "../bots";
+import { legacyRealmPolicies } from "../../domain/realm-settings";
+import type { SystemGroupName } from "../../domain/roles";
 
 /** Zulip's DEFAULT_EXTERNAL_ACCOUNTS: the account types an "external account" profile field may name. */
 const DEFAULT_EXTERNAL_ACCOUNTS = {
@@ -16,9 +19,23 @@ const DEFAULT_EXTERNAL_ACCOUNTS = {
  */
 const NOT_IN_REGISTER = new Set(["bot_creation_policy", "email_address_visibility", "allow_public_access", "web_public_streams_enabled", "default_invite_expires_in_minutes"]);
 
+/** Zulip's Realm.GIPHY_RATING_OPTIONS (realm_giphy_rating holds one of the ids). */
+const GIPHY_RATING_OPTIONS = {
+  disabled: { name: "GIPHY integration disabled", id: 0 },
+  y: { name: "Allow GIFs rated Y (Very young audience)", id: 1 },
+  g: { name: "Allow GIFs rated G (General audience)", id: 2 },
+  pg: { name: "Allow GIFs rated PG (Parental guidance)", id: 3 },
+  "pg-13": { name: "Allow GIFs rated PG-13 (Parental guidance - under 13)", id: 4 },
+  r: { name: "Allow GIFs rated R (Restricted)", id: 5 },
+};
+
+/** When this server process started (Zulip's SERVER_GENERATION: clients notice a restart by it). */
+const SERVER_GENERATION = Math.floor(Date.now() / 1000);
+
 /** `realm` initial state: every realm_* setting, the server limits and constants. */
 export async function realmState(app: App, _me: UserRow) {
   const realm = realmOf(app);
+  const groupNames = new Map([...app.systemGroups].map(([name, id]) => [id, name as SystemGroupName]));
   const limits = app.config.limits;
   const settings: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(realm.settings)) if (!NOT_IN_REGISTER.has(k)) settings[`realm_${k}`] = v;
@@ -27,6 +44,7 @@ export async function realmState(app: App, _me: UserRow) {
   const url = app.config.server.external_url;
   return {
     ...settings,
+    ...legacyRealmPolicies((k) => (typeof realm.settings[k] === "number" ? groupNames.get(realm.settings[k] as number) : undefined)),
     realm_name: realm.name,
     realm_description: realm.description,
     realm_date_created: Math.floor(realm.date_created),
@@ -38,6 +56,12 @@ export async function realmState(app: App, _me: UserRow) {
     realm_push_notifications_enabled_end_timestamp: null,
     realm_available_video_chat_providers: {},
     realm_authentication_methods: { Email: { enabled: true, available: true } },
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_bot_domain: botDomain(app),
+    settings_send_digest_emails: false,
+    server_generation: SERVER_GENERATION,
+    giphy_rating_options: GIPHY_RATING_OPTIONS,
     max_message_length: limits.max_message_length,
     max_topic_length: limits.max_topic_length,
     max_stream_name_length: limits.max_stream_name_length,
