@@ -89,7 +89,6 @@ export const messageRoutes = (app: App) =>
         }
         if (p.num_before === undefined) throw missing("num_before");
         if (p.num_after === undefined) throw missing("num_after");
-        if (p.use_first_unread_anchor && p.anchor !== undefined) throw unsupportedCombination(["anchor", "use_first_unread_anchor"]);
         const result = await getMessages(app, me, {
           anchor: p.anchor,
           numBefore: p.num_before,

@@ -220,7 +220,8 @@ export async function getMessages(app: App, me: UserRow | null, input: GetMessag
   const numBefore = input.numBefore!;
   const numAfter = input.numAfter!;
   if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  let spec: Anchor = input.useFirstUnreadAnchor && input.anchor === undefined ? "first_unread" : parseAnchor(input.anchor);
+  // Zulip's parse_anchor_value: use_first_unread_anchor wins over any anchor (zulip-terminal sends anchor=0 with it)
+  let spec: Anchor = input.useFirstUnreadAnchor ? "first_unread" : parseAnchor(input.anchor);
   let anchor: number;
   // nothing is unread for a spectator: first_unread is the newest message
   if (spec === "first_unread") anchor = (me && (await firstUnread(app.db, narrow))) || NEWEST_ANCHOR;
