@@ -22,6 +22,7 @@ import { messageRoutes } from "./messages";
 import { messageFlagRoutes } from "./message-flags";
 import { reactionRoutes } from "./reactions";
 import { submessageRoutes } from "./submessages";
+import { readReceiptRoutes } from "./read-receipts";
 import { typingRoutes } from "./typing";
 import { userTopicRoutes } from "./user-topics";
 import { alertWordRoutes } from "./alert-words";
@@ -58,6 +59,7 @@ export function apiRoutes(app: App) {
     .use(messageFlagRoutes(app))
     .use(reactionRoutes(app))
     .use(submessageRoutes(app))
+    .use(readReceiptRoutes(app))
     .use(typingRoutes(app))
     .use(userTopicRoutes(app))
     .use(alertWordRoutes(app))

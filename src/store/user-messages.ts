@@ -144,3 +144,17 @@ export const topicExistsFor = async (sql: Sql, userId: number, streamId: number,
     "SELECT 1 AS x FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE um.user_id = ? AND m.stream_id = ? AND m.topic = ? COLLATE NOCASE LIMIT 1",
     [userId, streamId, topic],
   )) !== undefined;
+
+/**
+ * Who has the message marked read, for its read receipts (Zulip's read_receipts view): active users
+ * other than the sender, neither muted by `viewerId` nor having muted them, with their settings JSON
+ * (the caller applies send_read_receipts). Sorted by id.
+ */
+export const listReadersForReceipts = (sql: Sql, messageId: number, senderId: number, viewerId: number) =>
+  sql.all<{ id: number; settings: string }>(
+    `SELECT u.id, u.settings FROM user_messages um JOIN users u ON u.id = um.user_id
+     WHERE um.message_id = ? AND (um.flags & 1) = 1 AND u.is_active = 1 AND u.id != ?
+       AND NOT EXISTS (SELECT 1 FROM muted_users m WHERE (m.user_id = u.id AND m.muted_user_id = ?) OR (m.user_id = ? AND m.muted_user_id = u.id))
+     ORDER BY u.id`,
+    [messageId, senderId, viewerId, viewerId],
+  );
