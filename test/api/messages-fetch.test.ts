@@ -62,6 +62,18 @@ describe("GET /messages anchors", () => {
     expect(legacy.anchor).toBe(ids.v3);
   });
 
+  test("use_first_unread_anchor wins over any anchor given with it (Zulip's parse_anchor_value; zulip-terminal sends anchor=0)", async () => {
+    const alone = (await get("hamlet", { use_first_unread_anchor: true, num_before: 0, num_after: 1 })).success();
+    expect(alone.anchor).toBe(ids.v3);
+    for (const anchor of [0, "newest", "not a number"]) {
+      const r = (await get("hamlet", { anchor, use_first_unread_anchor: true, num_before: 0, num_after: 1 })).success();
+      expect(r.anchor).toBe(ids.v3);
+      expect(idsOf(r)).toEqual(idsOf(alone));
+    }
+    // false leaves the anchor in charge
+    expect((await get("hamlet", { anchor: 0, use_first_unread_anchor: false, num_before: 0, num_after: 1 })).success().anchor).toBe(0);
+  });
+
   test("bad anchors and counts are refused", async () => {
     (await get("othello", { num_before: 1, num_after: 1 })).error("Missing 'anchor' argument.");
     (await get("othello", { anchor: "sometime", num_before: 1, num_after: 1 })).error("Invalid anchor");
