@@ -49,6 +49,11 @@ export function gravatarUrl(email: string, size?: number): string {
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon${size ? `&s=${size}` : ""}&version=1`;
 }
 
+/** The organization's icon while none is uploaded: Zulip's get_realm_icon_url, a Gravatar identicon of the realm's string_id. */
+export function realmIconUrl(stringId: string): string {
+  return `https://secure.gravatar.com/avatar/${new Bun.CryptoHasher("md5").update(stringId.toLowerCase()).digest("hex")}?d=identicon`;
+}
+
 export function avatarUrl(u: Pick<UserRow, "id" | "delivery_email" | "avatar_source" | "avatar_version" | "realm_id">, clientGravatar: boolean, medium = false): string | null {
   if (u.avatar_source === "U") return `/user_avatars/${u.realm_id}/${u.id}${medium ? "-medium" : ""}.png?version=${u.avatar_version}`;
   return clientGravatar ? null : gravatarUrl(u.delivery_email, medium ? 500 : undefined);

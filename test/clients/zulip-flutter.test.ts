@@ -106,6 +106,8 @@ describe("zulip-flutter logs in", () => {
     const settings = decoded(F.GetServerSettingsResult, await connection(null).get("server_settings"));
     expect(settings).toMatchObject({ realm_uri: "http://parley.test", realm_web_public_access_enabled: false, email_auth_enabled: true, external_authentication_methods: [] });
     expect(settings.zulip_feature_level).toBeGreaterThanOrEqual(372);
+    // the account list shows it (Account.realmIcon): Zulip's default, a Gravatar identicon, rather than a path Parley does not serve
+    expect(settings.realm_icon).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon$/);
   });
 
   test("fetchApiKey with the app's username and password parameters gives FetchApiKeyResult", async () => {
@@ -129,6 +131,7 @@ describe("zulip-flutter registers its event queue", () => {
     // InitialSnapshot.realmWildcardMentionPolicy: deprecated in Zulip 10, still sent; administrators by default
     expect(snap.realm_wildcard_mention_policy).toBe(5);
     expect(snap.realm_enable_read_receipts).toBe(false);
+    expect(snap.realm_icon_url).toBe((await connection(null).get("server_settings")).success().realm_icon);
     expect(snap.user_settings).toMatchObject({ presence_enabled: true, display_emoji_reaction_users: true });
     expect(snap.subscriptions.map((c: any) => c.name)).toEqual(["Denmark"]);
     expect(snap.unread_msgs.pms).toEqual([{ other_user_id: s.users.othello.id, sender_id: s.users.othello.id, unread_message_ids: [expect.any(Number)] }]);

@@ -5,6 +5,7 @@ import { serverThumbnailFormats } from "../../uploads/thumbnails";
 import { realmGroupSettingsForApi } from "../realm";
 import { botDomain } from "../bots";
 import { legacyRealmPolicies } from "../../domain/realm-settings";
+import { realmIconUrl } from "../../domain/user-format";
 import type { SystemGroupName } from "../../domain/roles";
 
 /** Zulip's DEFAULT_EXTERNAL_ACCOUNTS: the account types an "external account" profile field may name. */
@@ -50,7 +51,7 @@ export async function realmState(app: App, _me: UserRow) {
     realm_date_created: Math.floor(realm.date_created),
     realm_url: url,
     realm_uri: url,
-    realm_icon_url: "",
+    realm_icon_url: realmIconUrl(realm.string_id),
     realm_is_zephyr_mirror_realm: false,
     realm_push_notifications_enabled: Boolean(app.config.push.relay_url),
     realm_push_notifications_enabled_end_timestamp: null,
