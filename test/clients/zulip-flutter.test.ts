@@ -169,7 +169,10 @@ describe("zulip-flutter reads and writes messages", () => {
     expect(await fetch([{ operator: "channel", operand: denmark }])).toContain(greeting);
     // TopicNarrow with a `with` element (a message link), and the message id operator
     expect(await fetch([{ operator: "channel", operand: denmark }, { operator: "topic", operand: "greetings" }, { operator: "with", operand: greeting }])).toEqual([greeting]);
-    expect(await fetch([{ operator: "dm", operand: [s.users.othello.id] }])).toEqual(expect.arrayContaining([dm]));
+    // DmNarrow.apiEncode: allRecipientIds, the self-user included, sorted
+    expect(await fetch([{ operator: "dm", operand: [me.id, s.users.othello.id].sort((a, b) => a - b) }])).toEqual(expect.arrayContaining([dm]));
+    const selfDm = decoded(F.SendMessageResult, await app.post("messages", { type: raw("direct"), to: [me.id], content: raw("note to self") })).id;
+    expect(await fetch([{ operator: "dm", operand: [me.id] }])).toEqual([selfDm]);
     expect(await fetch([{ operator: "search", operand: "phone" }])).toEqual([greeting]);
     expect(await fetch([{ operator: "is", operand: "starred" }])).toEqual([]);
     expect(await fetch([{ operator: "is", operand: "dm" }, { operator: "is", operand: "unread", negated: true }])).toContain(dm);
@@ -395,6 +398,12 @@ describe("zulip-flutter's other requests and the events they cause", () => {
     const kinds = events.map((e) => `${e.type}/${e.op}`);
     for (const t of ["user_group/add", "user_group/update", "user_group/add_members", "user_group/remove_members", "user_group/add_subgroups", "user_group/remove_subgroups", "channel_folder/add", "channel_folder/update", "channel_folder/reorder", "realm_emoji/update"]) expect(kinds).toContain(t);
     expect(Object.values(events.find((e) => e.type === "realm_emoji")!.realm_emoji).map((e: any) => e.name)).toEqual(["parley_ok"]);
+  });
+
+  test("a queue that went away answers BAD_EVENT_QUEUE_ID, on which UpdateMachine registers anew", async () => {
+    const r = await app.get("events", { queue_id: raw("gone"), last_event_id: 5 });
+    expect(r.status).toBe(400);
+    expect(r.error("Bad event queue ID: gone", "BAD_EVENT_QUEUE_ID")).toMatchObject({ queue_id: "gone" });
   });
 
   test("a long-poll with nothing to say ends with a HeartbeatEvent", async () => {
