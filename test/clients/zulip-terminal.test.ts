@@ -229,10 +229,14 @@ describe("zulip-terminal reads and writes", () => {
     const edit = await call("PATCH", `messages/${id}`, { message_id: id, propagate_mode: "change_one", topic: "finals", content: "first", send_notification_to_old_thread: false, send_notification_to_new_thread: false });
     expect(edit.success().ignored_parameters_unsupported).toEqual(["message_id"]);
     (await call("PATCH", `messages/${dm}`, { message_id: dm, content: "/me waves back" })).success();
-    expect(await messageRow(s, id)).toMatchObject({ topic: "finals", content: "first" });
+    // its edit box always sends the topic: unchanged, it is a content edit only
+    (await call("PATCH", `messages/${id}`, { message_id: id, propagate_mode: "change_one", topic: "finals", content: "first!", send_notification_to_old_thread: false, send_notification_to_new_thread: false })).success();
+    expect(await messageRow(s, id)).toMatchObject({ topic: "finals", content: "first!" });
     const updates = (await pollEvents()).filter((e) => e.type === "update_message");
     expect(updates[0]).toMatchObject({ message_id: id, subject: "finals", orig_subject: "drafts", stream_id: denmark, message_ids: [id], rendered_content: "<p>first</p>", is_me_message: false });
     expect(updates[1]).toMatchObject({ message_id: dm, is_me_message: true });
+    expect(updates[2]).toMatchObject({ message_id: id, rendered_content: "<p>first!</p>" });
+    expect("subject" in updates[2]).toBe(false);
   });
 
   test("get_raw_message, get_message_history and get_stream_topics answer what it reads", async () => {
