@@ -413,6 +413,23 @@ describe("zulip-flutter's other requests and the events they cause", () => {
     seenEvents.add("heartbeat");
   });
 
+  test("registerQueue again, with everything above in the state (and a deactivated user), still decodes as InitialSnapshot", async () => {
+    (await s.users.desdemona.client.delete(`/users/${s.users.polonius.id}`)).success();
+    (await s.users.othello.client.post("/users/me/status", { status_text: "on stage", emoji_name: "car" })).success();
+    const snap = decoded(F.InitialSnapshot, await app.post("register", REGISTER_PARAMS));
+    expect(snap.realm_non_active_users.map((u: any) => u.user_id)).toEqual([s.users.polonius.id]);
+    expect(snap.custom_profile_fields.map((f: any) => f.name)).toContain("Pronouns");
+    expect(snap.realm_user_groups.find((g: any) => g.name === "tablets")).toMatchObject({ deactivated: true });
+    expect(snap.channel_folders.map((f: any) => f.name)).toEqual(["Jobs"]);
+    expect(snap.muted_users.map((m: any) => m.id)).toEqual([s.users.iago.id]);
+    expect(snap.user_topics).toContainEqual(expect.objectContaining({ stream_id: denmark, topic_name: "plans", visibility_policy: 1 }));
+    expect(snap.user_status[s.users.othello.id]).toMatchObject({ status_text: "on stage", emoji_name: "car", emoji_code: "1f697" });
+    expect(snap.alert_words).toEqual(["deploy"]);
+    expect(Object.values(snap.realm_emoji).map((e: any) => e.name)).toEqual(["parley_ok"]);
+    expect(snap.starred_messages.length).toBeGreaterThan(0);
+    (await app.delete("events", { queue_id: raw(snap.queue_id) })).success();
+  });
+
   test("the tests above produced every event the app decodes that Parley has a way to cause", () => {
     // Not caused: realm_emoji add/update_one (individual_emoji_changes is newer than feature level 372,
     // so Zulip 10 also sends op update), user_group remove (groups are deactivated, not removed),
