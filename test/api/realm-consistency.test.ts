@@ -8,6 +8,8 @@ import { describe, test } from "bun:test";
 import fc from "fast-check";
 import { startServer, type CastName } from "../helpers/server";
 import { checkSequences, follow, type Slice } from "../helpers/consistency";
+import { legacyRealmPolicies } from "../../src/domain/realm-settings";
+import type { SystemGroupName } from "../../src/domain/roles";
 
 const OBSERVERS = ["hamlet", "polonius", "iago", "desdemona"] as const;
 const NAMED = ["hamlet", "othello", "cordelia", "shiva"] as const;
@@ -42,7 +44,11 @@ const canonical = (v: unknown) =>
     ? JSON.stringify({ m: [...(v as any).direct_members].sort((a: number, b: number) => a - b), s: [...(v as any).direct_subgroups].sort((a: number, b: number) => a - b) })
     : JSON.stringify(v);
 
-const REALM: Slice<Settings> = {
+/** Settings whose deprecated *_policy twin /register derives (Zulip's apply_event recomputes them on update_dict). */
+const POLICY_TWINS = ["can_create_public_channel_group", "can_create_private_channel_group", "can_create_web_public_channel_group", "can_mention_many_users_group"] as const;
+
+/** `systemGroupName`: a system group's name by id, to recompute the *_policy twins as a client must. */
+const realmSlice = (systemGroupName: (id: number) => SystemGroupName | undefined): Slice<Settings> => ({
   register: { event_types: ["realm", "realm_user"] },
   fromRegister: (r) => new Map(Object.entries(r).filter(([k]) => k.startsWith("realm_") && k !== "realm_users" && k !== "realm_non_active_users")),
   apply(state, e) {
@@ -58,9 +64,16 @@ const REALM: Slice<Settings> = {
     if (e.type !== "realm") return;
     if (e.op === "update") state.set(`realm_${e.property}`, e.value);
     if (e.op === "update_dict") for (const [k, v] of Object.entries(e.data)) state.set(`realm_${k}`, v);
+    if (e.op === "update_dict" && POLICY_TWINS.some((k) => k in e.data)) {
+      const policies = legacyRealmPolicies((k) => {
+        const v = state.get(`realm_${k}`);
+        return typeof v === "number" ? systemGroupName(v) : undefined;
+      });
+      for (const [k, v] of Object.entries(policies)) state.set(k, v);
+    }
   },
   summary: (st) => [...st].map(([k, v]) => `${k} = ${canonical(v)}`).sort(),
-};
+});
 
 const PLAIN_VALUES: Record<string, unknown[]> = {
   name: ["Zulip Dev", "Elsinore", "Verona"],
@@ -76,7 +89,8 @@ async function run(ops: Op[]) {
   try {
     const owner = s.users.desdemona.client;
     const group = (name: string) => s.app.systemGroups.get(name as never)!;
-    const clients = await follow(s, OBSERVERS, REALM, { sessionsMayEnd: true });
+    const names = new Map([...s.app.systemGroups].map(([name, id]) => [id, name]));
+    const clients = await follow(s, OBSERVERS, realmSlice((id) => names.get(id)), { sessionsMayEnd: true });
     const log: string[] = [];
     for (const o of ops) {
       log.push(JSON.stringify(o));
