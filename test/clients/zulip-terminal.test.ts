@@ -118,6 +118,12 @@ describe("zulip-terminal starts", () => {
     expect(decoded(Z.ServerSettings, await call("GET", "server_settings")).zulip_feature_level).toBeGreaterThanOrEqual(372);
   });
 
+  test("Model._register_desired_events before any message: max_message_id is -1, as Zulip's max_message_id_for_user", async () => {
+    const reg = decoded(Z.RegisterResponse, await call("POST", "register", REGISTER));
+    expect(reg.max_message_id).toBe(-1);
+    (await call("DELETE", "events", { queue_id: reg.queue_id })).success();
+  });
+
   test("Model._fetch_initial_data: get_messages with anchor=0 and use_first_unread_anchor, and register, both decode", async () => {
     const read = await sendStream("Denmark", "old news", "already read");
     const first = (await s.users.othello.client.post("/messages", { type: "stream", to: "Denmark", topic: "news", content: "first unread" })).success().id;

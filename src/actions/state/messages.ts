@@ -13,10 +13,10 @@ import type { StateOptions } from ".";
 export const MAX_UNREAD_MESSAGES = 50_000;
 const MENTION_BITS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
-/** `message` initial state (-1 for a spectator, as Zulip's max_message_id_for_user(None)). */
+/** `message` initial state: Zulip's max_message_id_for_user, -1 for a spectator or a user with no messages yet. */
 export async function messageState(app: App, me: UserRow, opts: StateOptions) {
   if (opts.spectator) return { max_message_id: -1 };
-  return { max_message_id: Math.max(0, await maxMessageIdOf(app.db, me.id)) };
+  return { max_message_id: await maxMessageIdOf(app.db, me.id) };
 }
 
 /** `update_message_flags` initial state: unread_msgs, grouped like Zulip's aggregate_unread_data. */
