@@ -362,6 +362,20 @@ describe("zulip-flutter's other requests and the events they cause", () => {
     expect(events.some((e) => e.type === "custom_profile_fields")).toBe(true);
   });
 
+  test("a guest's app gets RealmUserRemoveEvent when it may no longer see someone, and RealmUserAddEvent when it may again", async () => {
+    const guest = connection(s.users.polonius);
+    const reg = decoded(F.InitialSnapshot, await guest.post("register", REGISTER_PARAMS));
+    const groupId = (name: string) => s.app.systemGroups.get(name as never)!;
+    (await s.users.desdemona.client.patch("/realm", { can_access_all_users_group: { new: groupId("role:members") } })).success();
+    (await s.users.desdemona.client.patch("/realm", { can_access_all_users_group: { new: groupId("role:everyone") } })).success();
+    const events = decoded(F.GetEventsResult, await guest.get("events", { queue_id: raw(reg.queue_id), last_event_id: -1, dont_block: true })).events;
+    const people = events.filter((e: any) => e.type === "realm_user");
+    expect(people.find((e: any) => e.op === "remove" && e.person.user_id === me.id)).toBeDefined();
+    expect(people.find((e: any) => e.op === "add" && e.person.user_id === me.id)?.person).toMatchObject({ email: me.email, is_active: true });
+    for (const e of people) seenEvents.add(`realm_user/${e.op}`);
+    (await guest.delete("events", { queue_id: raw(reg.queue_id) })).success();
+  });
+
   test("settings and personal data decode (UserSettingsUpdateEvent, AlertWordsEvent, SavedSnippets*Event)", async () => {
     await pollEvents();
     (await app.patch("settings", { twenty_four_hour_time: true, emojiset: raw("text") })).success();
@@ -432,9 +446,9 @@ describe("zulip-flutter's other requests and the events they cause", () => {
 
   test("the tests above produced every event the app decodes that Parley has a way to cause", () => {
     // Not caused: realm_emoji add/update_one (individual_emoji_changes is newer than feature level 372,
-    // so Zulip 10 also sends op update), user_group remove (groups are deactivated, not removed),
-    // realm_user remove (only when a user stops being visible), submessage (widgets).
-    const notCaused = ["realm_emoji/add", "realm_emoji/update_one", "user_group/remove", "realm_user/remove", "submessage"];
+    // so Zulip 10 also sends op update), user_group remove (with include_deactivated_groups a
+    // deactivated group is an update), submessage (widgets).
+    const notCaused = ["realm_emoji/add", "realm_emoji/update_one", "user_group/remove", "submessage"];
     const missing = F.DECODED_EVENTS.filter((t) => !notCaused.includes(t) && !seenEvents.has(t));
     expect(missing).toEqual([]);
   });
