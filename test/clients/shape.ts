@@ -37,6 +37,8 @@ export const str = leaf("String", (v) => typeof v === "string");
 export const bool = leaf("bool", (v) => typeof v === "boolean");
 /** any non-null value (an enum read with an "unknown" fallback still needs a value) */
 export const anyValue = leaf("a value", (v) => v !== null && v !== undefined);
+/** an absolute http(s) URL (a Dart http.Request needs the host) */
+export const absoluteUrl = leaf("absolute URL", (v) => typeof v === "string" && /^https?:\/\/[^/]+/.test(v));
 /** a "#rrggbb" colour, as Subscription._readColor parses it */
 export const color = leaf("#rrggbb", (v) => typeof v === "string" && /^#[0-9a-f]{6}$/.test(v));
 

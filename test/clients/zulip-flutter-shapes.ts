@@ -4,7 +4,7 @@
  * (lib/api/model/model.dart, events.dart, reaction.dart). Object names are the app's classes;
  * a field is required when the app reads it as `json['x'] as T` with no default.
  */
-import { anyValue, bool, color, either, int, list, map, num, obj, oneOf, optional, str, type Shape } from "./shape";
+import { absoluteUrl, anyValue, bool, color, either, int, list, map, num, obj, oneOf, optional, str, type Shape } from "./shape";
 
 const ids = list(int);
 
@@ -257,7 +257,7 @@ export const InitialSnapshot = obj("InitialSnapshot", {
   realm_default_external_accounts: map(obj("RealmDefaultExternalAccount", { name: str, text: str, hint: str, url_pattern: str })),
   max_file_upload_size_mib: int,
   server_thumbnail_formats: optional(list(obj("ThumbnailFormat", { name: str, max_width: int, max_height: int, animated: bool, format: str }))),
-  server_emoji_data_url: str, // Uri.parse
+  server_emoji_data_url: absoluteUrl, // Uri.parse, then fetchServerEmojiData's http.Request
   event_queue_longpoll_timeout_seconds: int,
   realm_moderation_request_channel_id: optional(int),
   realm_empty_topic_display_name: optional(str),
@@ -289,6 +289,8 @@ export const GetServerSettingsResult = obj("GetServerSettingsResult", {
   realm_web_public_access_enabled: bool,
 });
 
+/** realm.dart ServerEmojiData (fetchServerEmojiData, the emoji picker's names). */
+export const ServerEmojiData = obj("ServerEmojiData", { code_to_names: map(list(str)) });
 /** account.dart FetchApiKeyResult (fetchApiKey). */
 export const FetchApiKeyResult = obj("FetchApiKeyResult", { api_key: str, email: str, user_id: optional(int) });
 /** users.dart GetOwnUserResult (getOwnUser). */

@@ -139,6 +139,18 @@ describe("zulip-flutter registers its event queue", () => {
     (await app.delete("events", { queue_id: raw(snap.queue_id) })).success();
   });
 
+  test("fetchServerEmojiData at server_emoji_data_url (no credentials) decodes as ServerEmojiData; the popular thumbs-up is named +1", async () => {
+    const snap = decoded(F.InitialSnapshot, await app.post("register", REGISTER_PARAMS));
+    (await app.delete("events", { queue_id: raw(snap.queue_id) })).success();
+    const url = new URL(snap.server_emoji_data_url);
+    expect(url.origin).toBe("http://parley.test");
+    const r = await s.anonymous.request("GET", url.pathname, {}, { raw: true, headers: { "user-agent": USER_AGENT } });
+    expect(r.status).toBe(200);
+    expect(problems(F.ServerEmojiData, r.json)).toEqual([]);
+    // EmojiStore._generatePopularCandidates: the first name is the one the app sends (addReaction)
+    expect(r.json.code_to_names["1f44d"][0]).toBe("+1");
+  });
+
   test("InitialSnapshot.realmWildcardMentionPolicy follows can_mention_many_users_group as Zulip maps it", async () => {
     const groupId = async (name: string) => (await s.app.db.get<{ id: number }>("SELECT id FROM user_groups WHERE name = ?", [name]))!.id;
     const policyWith = async (setting: unknown) => {

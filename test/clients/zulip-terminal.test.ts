@@ -15,10 +15,9 @@ import * as Z from "./zulip-terminal-shapes";
 /**
  * The thumbs-up key (ui_tools/views.py: toggle_message_reaction(message, "thumbs_up")) sends
  * emoji_name="thumbs_up", emoji_code="1f44d", reaction_type="unicode_emoji": Zulip's alias for
- * 1f44d. Until Zulip's emoji names replace emoji-datasource's, Parley knows 1f44d as "+1" (and
- * "thumbsup"); when they land, this line becomes `const THUMBS_UP_NAME = "thumbs_up";`.
+ * 1f44d (unicode_emojis.py: "+1" with aliases thumbs_up and like).
  */
-const THUMBS_UP_NAME = "+1";
+const THUMBS_UP_NAME = "thumbs_up";
 
 /** zulip.Client's User-Agent: the client name zulip-terminal passes (core.py), then the platform. */
 const USER_AGENT = "ZulipTerminal/0.7.0 (Linux; 6.1)";
