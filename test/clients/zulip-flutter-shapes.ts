@@ -155,6 +155,46 @@ const EditHistoryEntry = obj("MessageEditState._readFromMessage", { prev_content
   if (typeof v.prev_topic === "string" && typeof v.topic !== "string") out.push(`${at}.topic: missing beside prev_topic`);
 });
 
+// --- submessage.dart ---------------------------------------------------------------------------
+
+export const Submessage = obj("Submessage", { sender_id: int, msg_type: anyValue, content: str });
+
+/** PollEventSubmessage.fromJson on the JSON of a poll event (new_option, question, vote). */
+export function pollEventProblems(content: string, at: string, out: string[]) {
+  let e: any;
+  try {
+    e = JSON.parse(content);
+  } catch {
+    return void out.push(`${at}: not JSON (PollEventSubmessage.fromJson)`);
+  }
+  if (typeof e?.type !== "string") return void out.push(`${at}.type: not a String (PollEventSubmessage.fromJson)`);
+  if (e.type === "new_option") obj("PollNewOptionEventSubmessage", { option: str, idx: int }).check(e, at, out);
+  if (e.type === "question") obj("PollQuestionEventSubmessage", { question: str }).check(e, at, out);
+  if (e.type === "vote") {
+    obj("PollVoteEventSubmessage", { key: str, vote: anyValue }).check(e, at, out);
+    // "crunchy-shell validation": "<sender id or canned>,<idx>"
+    const [sender, idx] = String(e.key).split(",");
+    if (!(sender === "canned" || /^\d+$/.test(sender ?? "")) || !/^\d+$/.test(idx ?? "")) out.push(`${at}.key: ${JSON.stringify(e.key)} is not "<sender>,<idx>"`);
+  }
+}
+
+/** Message._readPoll → Submessage.parseSubmessagesJson: the first submessage is the widget, by the sender; a poll's others are poll events. */
+function readPoll(v: Record<string, any>, at: string, out: string[]) {
+  const subs = v.submessages ?? [];
+  if (!Array.isArray(subs) || subs.length === 0) return;
+  if (subs[0]?.sender_id !== v.sender_id) out.push(`${at}.submessages[0].sender_id: not the message's sender`);
+  let widget: any;
+  try {
+    widget = JSON.parse(subs[0]?.content);
+  } catch {
+    return void out.push(`${at}.submessages[0].content: not JSON (WidgetData.fromJson)`);
+  }
+  if (typeof widget?.widget_type !== "string") return void out.push(`${at}.submessages[0].content: widget_type is not a String (WidgetData.fromJson)`);
+  if (widget.widget_type !== "poll") return; // UnsupportedWidgetData
+  obj("PollWidgetData", { extra_data: obj("PollWidgetExtraData", { question: optional(str), options: optional(list(str)) }) }).check(widget, `${at}.submessages[0].content`, out);
+  subs.slice(1).forEach((sub: any, i: number) => pollEventProblems(sub?.content, `${at}.submessages[${i + 1}].content`, out));
+}
+
 const messageFields = {
   client: str,
   content: str,
@@ -172,13 +212,13 @@ const messageFields = {
   flags: list(str), // Message._flagsFromJson; unknown flags become MessageFlag.unknown
   match_content: optional(str),
   match_subject: optional(str),
-  submessages: optional(list(anyValue)), // Message._readPoll
+  submessages: optional(list(Submessage)), // Message._readPoll
 };
 
 /** StreamMessage (StreamConversation: $checkKeys requires display_recipient, non-null). */
-export const StreamMessage = obj("StreamMessage", { ...messageFields, stream_id: int, subject: str, display_recipient: str });
+export const StreamMessage = obj("StreamMessage", { ...messageFields, stream_id: int, subject: str, display_recipient: str }, readPoll);
 /** DmMessage._conversationFromJson: display_recipient is a list of {id}. */
-export const DmMessage = obj("DmMessage", { ...messageFields, display_recipient: list(obj("DmMessage._conversationFromJson", { id: int })) });
+export const DmMessage = obj("DmMessage", { ...messageFields, display_recipient: list(obj("DmMessage._conversationFromJson", { id: int })) }, readPoll);
 
 /** Message.fromJson: switches on `type`, anything else throws. */
 export const Message: Shape = either("Message", (v: any) =>
@@ -527,6 +567,7 @@ const EVENTS: Record<string, Shape | Record<string, Shape>> = {
       },
     ),
   },
+  // Poll.handleSubmessageEvent parses the content as a poll event (a bad one is logged and skipped)
   submessage: ev("SubmessageEvent", { msg_type: anyValue, content: str, message_id: int, sender_id: int, submessage_id: int }),
   typing: ev(
     "TypingEvent",

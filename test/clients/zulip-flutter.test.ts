@@ -277,6 +277,27 @@ describe("zulip-flutter reads and writes messages", () => {
     expect(flagEvents[1].message_details).toEqual({ [ids[1]]: { type: "stream", stream_id: denmark, topic: "unreads", unmuted_stream_msg: true } });
   });
 
+  test("a /poll message is a poll the app parses (Message._readPoll), and sendSubmessage votes (SubmessageEvent)", async () => {
+    await pollEvents();
+    const id = await sendToDenmark("lunch", "/poll Lunch?\nPizza\nSushi");
+    const [created] = (await pollEvents()).filter((e) => e.type === "message");
+    expect(created.message.id).toBe(id);
+    expect(JSON.parse(created.message.submessages[0].content)).toEqual({ widget_type: "poll", extra_data: { question: "Lunch?", options: ["Pizza", "Sushi"] } });
+    // PollWidget: sendSubmessage(messageId, SubmessageType.widget, PollVoteEventSubmessage(key, op: add))
+    (await app.post("submessage", { message_id: id, msg_type: raw("widget"), content: { type: "vote", key: "canned,1", vote: 1 } })).success();
+    expect(await s.app.db.all("SELECT sender_id, msg_type, content FROM submessages WHERE message_id = ? ORDER BY id", [id])).toEqual([
+      { sender_id: me.id, msg_type: "widget", content: created.message.submessages[0].content },
+      { sender_id: me.id, msg_type: "widget", content: JSON.stringify({ type: "vote", key: "canned,1", vote: 1 }) },
+    ]);
+    const [vote] = (await pollEvents()).filter((e) => e.type === "submessage");
+    expect(vote).toMatchObject({ message_id: id, sender_id: me.id, msg_type: "widget" });
+    const out: string[] = [];
+    F.pollEventProblems(vote.content, "SubmessageEvent.content", out);
+    expect(out).toEqual([]);
+    const fetched = decoded(F.GetMessageResult, await app.get(`messages/${id}`, { apply_markdown: true, allow_empty_topic_name: true }));
+    expect(fetched.message.submessages.map((m: any) => JSON.parse(m.content).type ?? "widget")).toEqual(["widget", "vote"]);
+  });
+
   test("getReadReceipts decodes as GetReadReceiptsResult once the organization turns read receipts on", async () => {
     const id = await sendToDenmark("receipts", "did you see this?");
     (await app.get(`messages/${id}/read_receipts`)).error("Read receipts are disabled in this organization.");
@@ -459,8 +480,8 @@ describe("zulip-flutter's other requests and the events they cause", () => {
   test("the tests above produced every event the app decodes that Parley has a way to cause", () => {
     // Not caused: realm_emoji add/update_one (individual_emoji_changes is newer than feature level 372,
     // so Zulip 10 also sends op update), user_group remove (with include_deactivated_groups a
-    // deactivated group is an update), submessage (widgets).
-    const notCaused = ["realm_emoji/add", "realm_emoji/update_one", "user_group/remove", "submessage"];
+    // deactivated group is an update).
+    const notCaused = ["realm_emoji/add", "realm_emoji/update_one", "user_group/remove"];
     const missing = F.DECODED_EVENTS.filter((t) => !notCaused.includes(t) && !seenEvents.has(t));
     expect(missing).toEqual([]);
   });

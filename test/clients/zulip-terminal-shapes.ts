@@ -13,6 +13,39 @@ const Reaction = obj("MessageBox.reactions_view", { emoji_name: str, emoji_code:
   if (!Number.isInteger(v.user_id ?? v.user?.id ?? v.user?.user_id)) out.push(`${at}.user_id: missing (Model.get_user_id_from_reaction)`);
 });
 
+/** widget.py process_poll_widget / process_todo_widget: what each submessage's JSON must carry. */
+function widgetProblems(subs: any[], at: string, out: string[]) {
+  subs.forEach((sub, i) => {
+    const here = `${at}.submessages[${i}]`;
+    if (sub?.msg_type !== "widget" || typeof sub?.content !== "string") return;
+    let w: any;
+    try {
+      w = JSON.parse(sub.content);
+    } catch {
+      return void out.push(`${here}.content: not JSON (json.loads)`);
+    }
+    if (w?.widget_type === "poll") {
+      obj("process_poll_widget", { extra_data: obj("process_poll_widget (extra_data)", { question: str, options: list(str) }) }).check(w, `${here}.content`, out);
+    } else if (w?.widget_type === "todo") {
+      const tasks = w.extra_data?.tasks ?? [];
+      if (!Array.isArray(tasks) || tasks.some((t: any) => typeof t?.task !== "string")) out.push(`${here}.content: extra_data.tasks[].task missing (process_todo_widget)`);
+    } else if (w?.type === "question") str.check(w.question, `${here}.content.question`, out);
+    else if (w?.type === "vote") {
+      str.check(w.key, `${here}.content.key`, out);
+      int.check(w.vote, `${here}.content.vote`, out);
+    } else if (w?.type === "new_option") {
+      int.check(w.idx, `${here}.content.idx`, out);
+      str.check(w.option, `${here}.content.option`, out);
+    } else if (w?.type === "new_task") {
+      str.check(w.task, `${here}.content.task`, out);
+    } else if (w?.type === "strike") {
+      str.check(w.key, `${here}.content.key`, out);
+    } else if (w?.type === "new_task_list_title") str.check(w.title, `${here}.content.title`, out);
+  });
+  // find_widget_type: the first one's content names the widget
+  if (subs.length && typeof subs[0]?.content !== "string") out.push(`${at}.submessages[0].content: missing (find_widget_type)`);
+}
+
 const messageFields = {
   id: int,
   type: oneOf("stream", "private"),
@@ -25,15 +58,17 @@ const messageFields = {
   reactions: list(Reaction),
   flags: list(str), // index_messages
   topic_links: optional(list(anyValue)), // Model.modernize_message_response
-  submessages: optional(list(anyValue)),
+  // Model._handle_submessage_event appends to message["submessages"]
+  submessages: list(obj("submessage", { content: str, sender_id: int, msg_type: str })),
 };
 /** MessageBox.__init__ / index_messages: a channel message. */
-const StreamMessage = obj("MessageBox (stream)", { ...messageFields, display_recipient: str, stream_id: int, subject: str });
+const widgets = (v: Record<string, any>, at: string, out: string[]) => widgetProblems(Array.isArray(v.submessages) ? v.submessages : [], at, out);
+const StreamMessage = obj("MessageBox (stream)", { ...messageFields, display_recipient: str, stream_id: int, subject: str }, widgets);
 /** MessageBox.__init__: a direct message's recipients. */
 const PrivateMessage = obj("MessageBox (private)", {
   ...messageFields,
   display_recipient: list(obj("MessageBox.recipients", { id: int, email: str, full_name: str })),
-});
+}, widgets);
 export const Message: Shape = either("Message", (v: any) => (v?.type === "stream" ? StreamMessage : v?.type === "private" ? PrivateMessage : `unknown message type ${JSON.stringify(v?.type)}`));
 
 /** Model.get_messages. */
@@ -159,7 +194,9 @@ const EVENTS: Record<string, Shape> = {
   reaction: ev("Model._handle_reaction_event", { message_id: int, op: oneOf("add", "remove"), emoji_code: str, emoji_name: str, reaction_type: str }, (v, at, out) => {
     if (!Number.isInteger(v.user_id ?? v.user?.user_id)) out.push(`${at}.user_id: missing (Model.get_user_id_from_reaction)`);
   }),
-  submessage: ev("Model._handle_submessage_event", { message_id: int, msg_type: str, submessage_id: int, sender_id: int, content: str }),
+  submessage: ev("Model._handle_submessage_event", { message_id: int, msg_type: str, submessage_id: int, sender_id: int, content: str }, (v, at, out) =>
+    widgetProblems([v], at, out),
+  ),
   subscription: ev("Model._handle_subscription_event", { op: str }, (v, at, out) => {
     if (v.op === "update" && ["in_home_view", "is_muted", "pin_to_top", "desktop_notifications"].includes(v.property)) {
       int.check(v.stream_id, `${at}.stream_id`, out);
