@@ -60,6 +60,13 @@ export function sessionToken(request: Request): string | null {
   return null;
 }
 
+/** The person signed in by the request's session cookie, or null (no cookie, an ended session, a deactivated user). */
+export async function sessionUser(app: App, request: Request): Promise<UserRow | null> {
+  const token = sessionToken(request);
+  if (!token) return null;
+  return authenticateSession(app, token).catch(() => null);
+}
+
 async function authenticateSession(app: App, token: string): Promise<UserRow> {
   const row = await app.db.get<UserRow & { expires: number }>(
     "SELECT u.*, s.expires AS expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = ?",

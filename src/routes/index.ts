@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
 import type { App } from "../app";
 import { authRoutes } from "./auth";
 import { eventRoutes } from "./events";
@@ -34,9 +34,16 @@ import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
 
-/** Every API area, mounted under /api/v1. */
+/**
+ * Every API area, mounted twice from this one list: under /api/v1 (API keys, what every Zulip client
+ * calls) and under /json (the web app's session cookie with its CSRF token, as Zulip's own web app calls).
+ */
 export function apiRoutes(app: App) {
-  return new Elysia({ prefix: "/api/v1" })
+  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json"));
+}
+
+function areas(app: App, prefix: string): AnyElysia {
+  return new Elysia({ prefix })
     .use(authRoutes(app))
     .use(playgroundRoutes(app))
     .use(pushRoutes(app))

@@ -1,17 +1,12 @@
 import { Elysia } from "elysia";
 import type { App } from "../app";
 import { logIn, logOut, SESSION_SECONDS } from "../actions/sessions";
-import { CSRF_COOKIE, SESSION_COOKIE, sessionToken } from "../http/auth";
-import { ASSETS } from "../web/assets";
-
-const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'self'; img-src 'self' https: data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "same-origin",
-};
+import { CSRF_COOKIE, SESSION_COOKIE, sessionToken, sessionUser } from "../http/auth";
+import { SECURITY_HEADERS, webAssets } from "../web/assets";
+import { loadWebBuild } from "../web/source";
 
 const redirect = (to: string, cookies: string[] = []) => {
-  const headers = new Headers({ location: to });
+  const headers = new Headers({ location: to, ...SECURITY_HEADERS });
   for (const c of cookies) headers.append("set-cookie", c);
   return new Response(null, { status: 303, headers });
 };
@@ -19,20 +14,40 @@ const redirect = (to: string, cookies: string[] = []) => {
 const cookie = (name: string, value: string, maxAge: number, httpOnly: boolean) =>
   `${name}=${value}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? "; HttpOnly" : ""}`;
 
-/** The web client (static files from assets/) and its cookie login, outside /api/v1. */
-export const webRoutes = (app: App) => {
-  const routes = new Elysia();
-  for (const [path, asset] of Object.entries(ASSETS)) {
-    routes.get(path, () => new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": "no-cache", ...SECURITY_HEADERS } }));
-  }
-  return routes
+/** Where to go after logging in: a view of the app (`#narrow/...`, from the login page's script), else the app. */
+const nextView = (next: unknown) => (typeof next === "string" && /^#[^\s<>"]{0,2000}$/.test(next) ? next : "");
+
+const assets = async () => webAssets(await loadWebBuild());
+
+/**
+ * The web app outside /api/v1: `/` is the app for a signed-in person and the login page for anyone else
+ * (a plain form that works without JavaScript), its hashed files under /static/, and the cookie login.
+ */
+export const webRoutes = (app: App) =>
+  new Elysia()
+    .get("/", async ({ request }) => {
+      const a = await assets();
+      if (await sessionUser(app, request)) return a.appPage();
+      return a.loginPage({ realmName: app.realm?.name ?? "Parley", failed: new URL(request.url).searchParams.has("login_failed") });
+    })
+    .get("/login", async ({ request }) => {
+      if (await sessionUser(app, request)) return redirect("/");
+      return (await assets()).loginPage({ realmName: app.realm?.name ?? "Parley", failed: false });
+    })
+    .get("/static/:name", async ({ params, request, set }) => {
+      const res = (await assets()).file(params.name, request.headers.get("accept-encoding"));
+      if (res) return res;
+      set.status = 404;
+      return "Not Found";
+    })
     .post("/login", async ({ body }) => {
       const form = (body ?? {}) as Record<string, string>;
+      const next = nextView(form.next);
       try {
         const s = await logIn(app, String(form.username ?? ""), String(form.password ?? ""));
-        return redirect("/", [cookie(SESSION_COOKIE, s.token, SESSION_SECONDS, true), cookie(CSRF_COOKIE, s.csrf, SESSION_SECONDS, false)]);
+        return redirect(`/${next}`, [cookie(SESSION_COOKIE, s.token, SESSION_SECONDS, true), cookie(CSRF_COOKIE, s.csrf, SESSION_SECONDS, false)]);
       } catch {
-        return redirect("/?login_failed=1");
+        return redirect(`/?login_failed=1${next}`);
       }
     })
     .post("/logout", async ({ request }) => {
@@ -40,4 +55,3 @@ export const webRoutes = (app: App) => {
       if (token) await logOut(app, token);
       return redirect("/", [cookie(SESSION_COOKIE, "", 0, true), cookie(CSRF_COOKIE, "", 0, false)]);
     });
-};

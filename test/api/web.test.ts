@@ -1,35 +1,82 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { gunzipSync } from "node:zlib";
 import { startServer, type TestServer } from "../helpers/server";
 import { hashPassword } from "../../src/actions/users";
+import { createChannel } from "../helpers/channels";
 
 let s: TestServer;
+let channel: number;
 beforeAll(async () => {
   s = await startServer();
   await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("hamlet-pass"), s.users.hamlet.id]);
+  channel = await createChannel(s, "hamlet", "elsinore");
 });
 afterAll(() => s.close());
 
 const req = (path: string, init: RequestInit = {}) => s.server.handle(new Request(`http://parley.test${path}`, init));
-const login = (username: string, password: string) =>
-  req("/login", { method: "POST", body: new URLSearchParams({ username, password }), headers: { "content-type": "application/x-www-form-urlencoded" } });
+const login = (username: string, password: string, extra: Record<string, string> = {}) =>
+  req("/login", { method: "POST", body: new URLSearchParams({ username, password, ...extra }), headers: { "content-type": "application/x-www-form-urlencoded" } });
 const cookiesOf = (res: Response) => Object.fromEntries(res.headers.getSetCookie().map((c) => c.split(";")[0]!.split("=") as [string, string]));
+const session = async () => {
+  const c = cookiesOf(await login("hamlet@zulip.com", "hamlet-pass"));
+  return { cookie: `parley_session=${c.parley_session}; parley_csrf=${c.parley_csrf}`, csrf: c.parley_csrf! };
+};
+/** The hashed files a page links: /static/… */
+const linked = (html: string) => [...html.matchAll(/(?:href|src)="\/static\/([^"]+)"/g)].map((m) => m[1]!);
 
-describe("the web client", () => {
-  test("/ serves the page and /static its script and style, with a strict CSP", async () => {
+describe("the web app's pages", () => {
+  test("/ without a session is the login page: a plain form (no script needed), strict CSP, never cached", async () => {
     const page = await req("/");
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
-    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
-    expect(await page.text()).toContain('<script src="/static/app.js">');
-    expect((await req("/static/app.js")).headers.get("content-type")).toContain("javascript");
-    expect((await req("/static/style.css")).headers.get("content-type")).toContain("text/css");
+    expect(page.headers.get("cache-control")).toBe("no-cache");
+    const csp = page.headers.get("content-security-policy")!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    const html = await page.text();
+    expect(html).toContain('<form method="post" action="/login"');
+    expect(html).toContain('name="username"');
+    expect(html).toContain("Log in to Zulip Dev");
+    expect(html).not.toContain("<script>"); // no inline script
+    expect(html).not.toContain("login-error");
   });
 
-  test("logging in sets an HttpOnly session cookie and a CSRF cookie; a wrong password does not", async () => {
+  test("/ with a session is the app: its hashed script and stylesheet, and nothing inline", async () => {
+    const { cookie } = await session();
+    const html = await (await req("/", { headers: { cookie } })).text();
+    const files = linked(html);
+    expect(files.some((f) => /^main-[a-z0-9]+\.js$/.test(f))).toBe(true);
+    expect(files.some((f) => /^main-[a-z0-9]+\.css$/.test(f))).toBe(true);
+    expect(html).toContain('<div id="app"');
+    expect(html).not.toContain("<script>");
+  });
+
+  test("the hashed files are served for a year, immutable, gzipped when the browser accepts it", async () => {
+    const { cookie } = await session();
+    const html = await (await req("/", { headers: { cookie } })).text();
+    const js = linked(html).find((f) => f.endsWith(".js"))!;
+    const plain = await req(`/static/${js}`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-type")).toContain("javascript");
+    expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(1000);
+    const zipped = await req(`/static/${js}`, { headers: { "accept-encoding": "gzip, br" } });
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(text);
+    const css = linked(html).find((f) => f.endsWith(".css"))!;
+    expect((await req(`/static/${css}`)).headers.get("content-type")).toContain("text/css");
+    expect((await req("/static/main-nothere.js")).status).toBe(404);
+  });
+});
+
+describe("logging in and out", () => {
+  test("logging in sets an HttpOnly session cookie and a CSRF cookie; a wrong password does not, and the page says why", async () => {
     const bad = await login("hamlet@zulip.com", "nope");
     expect(bad.status).toBe(303);
     expect(bad.headers.get("location")).toBe("/?login_failed=1");
     expect(bad.headers.getSetCookie()).toEqual([]);
+    expect(await (await req("/?login_failed=1")).text()).toContain("Your email or password is incorrect.");
     const ok = await login("hamlet@zulip.com", "hamlet-pass");
     expect(ok.status).toBe(303);
     expect(ok.headers.get("location")).toBe("/");
@@ -38,32 +85,63 @@ describe("the web client", () => {
     expect(set.find((c) => c.startsWith("parley_csrf="))).not.toContain("HttpOnly");
   });
 
-  test("the session cookie authenticates API reads; writes need the CSRF token", async () => {
-    const c = cookiesOf(await login("hamlet@zulip.com", "hamlet-pass"));
-    const headers = { cookie: `parley_session=${c.parley_session}` };
-    const me = await (await req("/api/v1/users/me", { headers })).json();
-    expect(me.user_id).toBe(s.users.hamlet.id);
-    const forged = await req("/api/v1/register", { method: "POST", headers });
-    expect(forged.status).toBe(403);
-    expect(await forged.json()).toMatchObject({ result: "error", code: "CSRF_FAILED" });
-    const ok = await req("/api/v1/register", { method: "POST", headers: { ...headers, "x-csrftoken": c.parley_csrf! } });
-    expect((await ok.json()).result).toBe("success");
+  test("the view a shared link named comes back after logging in; anything but a view is ignored", async () => {
+    const ok = await login("hamlet@zulip.com", "hamlet-pass", { next: `#narrow/channel/${channel}-elsinore/topic/ramparts` });
+    expect(ok.headers.get("location")).toBe(`/#narrow/channel/${channel}-elsinore/topic/ramparts`);
+    const failed = await login("hamlet@zulip.com", "wrong", { next: "#inbox" });
+    expect(failed.headers.get("location")).toBe("/?login_failed=1#inbox");
+    for (const next of ["https://elsewhere.example/", "//elsewhere.example", "/admin", '#"><script>']) {
+      expect((await login("hamlet@zulip.com", "hamlet-pass", { next })).headers.get("location")).toBe("/");
+    }
   });
 
-  test("logging out ends the session", async () => {
-    const c = cookiesOf(await login("hamlet@zulip.com", "hamlet-pass"));
-    const headers = { cookie: `parley_session=${c.parley_session}` };
-    expect((await req("/logout", { method: "POST", headers })).status).toBe(303);
-    const after = await req("/api/v1/users/me", { headers });
+  test("logging out ends the session, and / is the login page again", async () => {
+    const { cookie } = await session();
+    expect((await req("/logout", { method: "POST", headers: { cookie } })).status).toBe(303);
+    const after = await req("/json/users/me", { headers: { cookie } });
     expect(after.status).toBe(401);
     // not a Basic challenge, which would make the browser show its own login prompt
     expect(after.headers.get("www-authenticate")).toBe('Session realm="zulip"');
-    expect(await s.app.db.get("SELECT * FROM sessions WHERE token = ?", [c.parley_session!])).toBeUndefined();
+    expect(await (await req("/", { headers: { cookie } })).text()).toContain('action="/login"');
+    const token = /parley_session=([^;]+)/.exec(cookie)![1]!;
+    expect(await s.app.db.get("SELECT * FROM sessions WHERE token = ?", [token])).toBeUndefined();
   });
 
   test("an expired session is refused", async () => {
-    const c = cookiesOf(await login("hamlet@zulip.com", "hamlet-pass"));
+    const { cookie } = await session();
     s.clock.advance(15 * 24 * 3600 * 1000);
-    expect((await req("/api/v1/users/me", { headers: { cookie: `parley_session=${c.parley_session}` } })).status).toBe(401);
+    expect((await req("/json/users/me", { headers: { cookie } })).status).toBe(401);
+    expect(await (await req("/", { headers: { cookie } })).text()).toContain('action="/login"');
+  });
+});
+
+describe("the /json routes the web app calls", () => {
+  test("the session cookie reads the same API under /json as under /api/v1", async () => {
+    const { cookie } = await session();
+    const me = await (await req("/json/users/me", { headers: { cookie } })).json();
+    expect(me).toMatchObject({ result: "success", user_id: s.users.hamlet.id, email: "hamlet@zulip.com" });
+    const viaApi = await (await req("/api/v1/users/me", { headers: { cookie } })).json();
+    expect(viaApi).toEqual(me);
+  });
+
+  test("a write without the CSRF token is refused and stores nothing; with it, the message is sent", async () => {
+    const { cookie, csrf } = await session();
+    const body = () => new URLSearchParams({ type: "stream", to: String(channel), topic: "ramparts", content: "Who's there?" });
+    const forged = await req("/json/messages", { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: body() });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toMatchObject({ result: "error", code: "CSRF_FAILED" });
+    expect(await s.app.db.get("SELECT id FROM messages WHERE content = ?", ["Who's there?"])).toBeUndefined();
+    const ok = await req("/json/messages", { method: "POST", headers: { cookie, "x-csrftoken": csrf, "content-type": "application/x-www-form-urlencoded" }, body: body() });
+    const sent = await ok.json();
+    expect(sent.result).toBe("success");
+    const row = await s.app.db.get<{ sender_id: number; stream_id: number }>("SELECT sender_id, stream_id FROM messages WHERE id = ?", [sent.id]);
+    expect(row).toEqual({ sender_id: s.users.hamlet.id, stream_id: channel });
+  });
+
+  test("a route that does not exist under /json is Zulip's 404, not the app's page", async () => {
+    const { cookie } = await session();
+    const res = await req("/json/no/such/thing", { headers: { cookie } });
+    expect(res.status).toBe(404);
+    expect((await res.json()).result).toBe("error");
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * The HTTP client: Zulip's /json routes with the session cookie, the CSRF token on every write, and
+ * parameters form-encoded the way Zulip's clients send them (strings as they are, the rest as JSON).
+ */
+
+/** The server answered with Zulip's error envelope. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The server could not be reached, or answered with something other than the API (a 5xx, a proxy page). */
+export class NetworkError extends Error {}
+
+export type Params = Record<string, unknown>;
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+const csrfToken = () => /(?:^|;\s*)parley_csrf=([^;]*)/.exec(document.cookie)?.[1] ?? "";
+const encode = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+let onSignedOut = () => location.reload();
+/** What to do when the session has ended (the default reloads, which shows the login page). */
+export const whenSignedOut = (f: () => void) => (onSignedOut = f);
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export async function api<T = any>(method: Method, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+  const entries = Object.entries(params)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, encode(v)] as [string, string]);
+  const query = method === "GET" && entries.length ? `?${new URLSearchParams(entries)}` : "";
+  let res: Response;
+  try {
+    res = await fetch(`/json${path}${query}`, {
+      method,
+      credentials: "same-origin",
+      headers: method === "GET" ? {} : { "X-CSRFToken": csrfToken() },
+      body: method === "GET" ? undefined : new URLSearchParams(entries),
+      signal,
+    });
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    throw new NetworkError("Parley's server cannot be reached.");
+  }
+  let body: any;
+  try {
+    body = await res.json();
+  } catch {
+    throw new NetworkError(`Parley's server answered with an error (${res.status}).`);
+  }
+  if (res.status === 401) onSignedOut();
+  if (body?.result === "success") return body as T;
+  if (res.status >= 500 && !body?.code) throw new NetworkError(`Parley's server answered with an error (${res.status}).`);
+  throw new ApiError(body?.msg || `Request failed (${res.status})`, body?.code ?? "BAD_REQUEST", res.status);
+}
+
+/** A message for a person from whatever went wrong. */
+export const describeError = (e: unknown) => (e instanceof Error ? e.message : String(e));

@@ -1,0 +1,65 @@
+/**
+ * Start-up: one POST /register builds the store, the router picks the view from the URL, the page is
+ * drawn, then the event loop and the presence reports start. A lost event queue registers again and
+ * rebuilds the store (the compose box keeps what it holds: it lives outside the store).
+ */
+import { render } from "preact";
+import { EventLoop } from "./api/events";
+import { describeError } from "./api/http";
+import { startPresence } from "./api/presence";
+import { register } from "./api/register";
+import { dropPending } from "./compose/outbox";
+import { startRouter } from "./nav/router";
+import { setQueueId } from "./session";
+import type { ServerEvent } from "./state/apply-event";
+import { fromRegister } from "./state/from-register";
+import { mergePresences } from "./state/reduce/people";
+import { dispatch, state, update } from "./state/store";
+import { App, generation } from "./views/App";
+import { forgetViews } from "./views/MessageView";
+
+function onEvents(events: ServerEvent[]): void {
+  for (const e of events) if (e.type === "message" && typeof e.local_message_id === "string") dropPending(e.local_message_id);
+  dispatch(events);
+}
+
+async function reregister() {
+  const r = await register();
+  setQueueId(r.queue_id);
+  forgetViews();
+  state.value = fromRegister(r);
+  generation.value++;
+  return { queueId: r.queue_id as string, lastEventId: r.last_event_id as number };
+}
+
+function StartFailed({ message }: { message: string }) {
+  return (
+    <div class="start-failed" role="alert">
+      <h1>Parley could not start</h1>
+      <p>{message}</p>
+      <button type="button" class="button primary" onClick={() => location.reload()}>
+        Try again
+      </button>
+    </div>
+  );
+}
+
+export async function boot(root: HTMLElement): Promise<void> {
+  let r;
+  try {
+    r = await register();
+  } catch (e) {
+    root.removeAttribute("aria-busy");
+    render(<StartFailed message={describeError(e)} />, root);
+    return;
+  }
+  setQueueId(r.queue_id);
+  state.value = fromRegister(r);
+  startRouter();
+  const loop = new EventLoop({ queueId: r.queue_id, lastEventId: r.last_event_id }, { onEvents, reregister }).start();
+  root.classList.remove("app-loading");
+  root.removeAttribute("aria-busy");
+  root.textContent = "";
+  render(<App onRetry={loop.retryNow} />, root);
+  startPresence({ intervalSeconds: state.value.realm.ping_interval_seconds, onPresences: (p) => update((s) => mergePresences(s, p)) });
+}

@@ -1,0 +1,76 @@
+/**
+ * Finishing a message's server-rendered HTML once it is in the page, as Zulip's web app does
+ * (rendered_markdown.ts): mentions of the reader highlighted (`user-mention-me`), names kept current,
+ * Unicode emoji drawn from their code points, global times in the reader's format, links to other
+ * sites opened in a new tab, images loaded lazily, code blocks coloured.
+ */
+import { formatTime } from "./time";
+import { highlightCodeBlocks } from "./highlight";
+
+export interface RenderContext {
+  me: number;
+  twentyFourHour: boolean;
+  nameOf(userId: number): string | undefined;
+  inGroup(groupId: number): boolean;
+}
+
+const emojiFromCode = (code: string) => String.fromCodePoint(...code.split("-").map((h) => parseInt(h, 16)));
+
+const dayTime = new Map<boolean, Intl.DateTimeFormat>();
+function formatGlobalTime(iso: string, twentyFourHour: boolean): string | null {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return null;
+  let f = dayTime.get(twentyFourHour);
+  if (!f) dayTime.set(twentyFourHour, (f = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric", year: "numeric" })));
+  return `${f.format(t)}, ${formatTime(t / 1000, twentyFourHour)}`;
+}
+
+export function finishRendering(root: HTMLElement, ctx: RenderContext): void {
+  for (const el of root.querySelectorAll<HTMLElement>(".user-mention[data-user-id]")) {
+    const id = el.dataset.userId!;
+    const silent = el.classList.contains("silent");
+    if (!silent && (id === "*" || Number(id) === ctx.me)) el.classList.add("user-mention-me");
+    const name = id === "*" ? undefined : ctx.nameOf(Number(id));
+    if (name) el.textContent = silent ? name : `@${name}`;
+  }
+  for (const el of root.querySelectorAll<HTMLElement>(".topic-mention:not(.silent)")) el.classList.add("user-mention-me");
+  for (const el of root.querySelectorAll<HTMLElement>(".user-group-mention[data-user-group-id]")) {
+    if (!el.classList.contains("silent") && ctx.inGroup(Number(el.dataset.userGroupId))) el.classList.add("user-mention-me");
+  }
+  for (const el of root.querySelectorAll<HTMLElement>("span.emoji")) {
+    const code = /\bemoji-([0-9a-f-]+)\b/.exec(el.className)?.[1];
+    if (code) el.textContent = emojiFromCode(code);
+  }
+  for (const el of root.querySelectorAll<HTMLTimeElement>("time[datetime]")) {
+    const text = formatGlobalTime(el.dateTime, ctx.twentyFourHour);
+    if (text) {
+      el.title = el.textContent ?? "";
+      el.textContent = text;
+    }
+  }
+  for (const a of root.querySelectorAll<HTMLAnchorElement>("a[href]")) {
+    const href = a.getAttribute("href")!;
+    if (href.startsWith("#")) continue;
+    const url = new URL(href, location.href);
+    if (url.origin !== location.origin || url.pathname.startsWith("/user_uploads/")) {
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+    }
+  }
+  for (const img of root.querySelectorAll<HTMLImageElement>("img")) img.loading = "lazy";
+  for (const spoiler of root.querySelectorAll<HTMLElement>(".spoiler-header")) {
+    spoiler.setAttribute("role", "button");
+    spoiler.tabIndex = 0;
+    spoiler.setAttribute("aria-expanded", "false");
+  }
+  highlightCodeBlocks(root);
+}
+
+/** Opens or closes a spoiler from its header (clicked, or Enter/Space on it). */
+export function toggleSpoiler(header: HTMLElement): void {
+  const block = header.closest(".spoiler-block");
+  if (!block) return;
+  const open = block.classList.toggle("spoiler-revealed");
+  header.setAttribute("aria-expanded", String(open));
+  block.querySelector(".spoiler-content")?.setAttribute("aria-hidden", String(!open));
+}

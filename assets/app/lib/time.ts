@@ -1,0 +1,37 @@
+/** Times and days in the person's format (their twenty_four_hour_time setting) and locale. */
+
+const timeFormats = new Map<boolean, Intl.DateTimeFormat>();
+
+export function formatTime(seconds: number, twentyFourHour: boolean): string {
+  let f = timeFormats.get(twentyFourHour);
+  if (!f) timeFormats.set(twentyFourHour, (f = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit", hourCycle: twentyFourHour ? "h23" : "h12" })));
+  return f.format(seconds * 1000);
+}
+
+const dayOf = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+export const sameDay = (a: number, b: number) => dayOf(new Date(a * 1000)) === dayOf(new Date(b * 1000));
+
+const fullDay = new Intl.DateTimeFormat(undefined, { weekday: "long", month: "long", day: "numeric" });
+const fullDayYear = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric", year: "numeric" });
+
+/** "Today", "Yesterday", "Monday, June 2", or with the year when it is not this year. */
+export function formatDay(seconds: number, now = Date.now()): string {
+  const d = new Date(seconds * 1000);
+  const days = Math.round((dayOf(new Date(now)) - dayOf(d)) / 86_400_000);
+  if (days === 0) return "Today";
+  if (days === 1) return "Yesterday";
+  return d.getFullYear() === new Date(now).getFullYear() ? fullDay.format(d) : fullDayYear.format(d);
+}
+
+const shortDay = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+
+/** A short "when" for lists: the time today, "Yesterday", else the date. */
+export function formatWhen(seconds: number, twentyFourHour: boolean, now = Date.now()): string {
+  const days = Math.round((dayOf(new Date(now)) - dayOf(new Date(seconds * 1000))) / 86_400_000);
+  if (days === 0) return formatTime(seconds, twentyFourHour);
+  if (days === 1) return "Yesterday";
+  return shortDay.format(seconds * 1000);
+}
+
+const full = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });
+export const formatFull = (seconds: number) => full.format(seconds * 1000);

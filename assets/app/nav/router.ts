@@ -1,0 +1,34 @@
+/**
+ * The current view follows the URL's hash: navigating sets the hash (so the back button, reloads and
+ * shared links land in the same place), and a hash the app cannot show falls back to the home view.
+ */
+import { signal } from "@preact/signals";
+import { state } from "../state/store";
+import { homeView, parseHash, viewHash, type View } from "./hash";
+
+export const view = signal<View>({ kind: "inbox" });
+
+function follow(): void {
+  const s = state.value!;
+  const parsed = parseHash(s, location.hash);
+  if (parsed) {
+    view.value = parsed;
+    return;
+  }
+  const home = homeView(s);
+  history.replaceState(null, "", viewHash(s, home));
+  view.value = home;
+}
+
+export function startRouter(): void {
+  addEventListener("hashchange", follow);
+  follow();
+}
+
+export function navigate(v: View): void {
+  const hash = viewHash(state.value!, v);
+  if (location.hash === hash) view.value = v;
+  else location.hash = hash;
+}
+
+export const hrefOf = (v: View) => viewHash(state.value!, v);

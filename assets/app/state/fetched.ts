@@ -1,0 +1,47 @@
+/** What the app fetched outside /register (messages of a view, a channel's topics), put into the state. */
+import { narrowKey, type Narrow } from "./narrow";
+import { pruneMessages } from "./reduce/lists";
+import type { Message, State } from "./types";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export interface MessagesAnswer {
+  messages: Message[];
+  found_oldest: boolean;
+  found_newest: boolean;
+}
+
+/**
+ * A GET /messages answer for a view: "replace" starts the view's list afresh (opening it), "older" and
+ * "newer" extend it at either end (scrolling).
+ */
+export function messagesFetched(state: State, narrow: Narrow, answer: MessagesAnswer, how: "replace" | "older" | "newer"): State {
+  const key = narrowKey(narrow);
+  const messages = { ...state.messages };
+  for (const m of answer.messages) messages[m.id] = m;
+  const got = answer.messages.map((m) => m.id);
+  const cur = state.lists[key];
+  let list;
+  if (how === "replace" || !cur) {
+    list = { narrow, ids: got, found_oldest: answer.found_oldest, found_newest: answer.found_newest };
+  } else if (how === "older") {
+    const first = cur.ids[0] ?? Infinity;
+    list = { ...cur, ids: [...got.filter((id) => id < first), ...cur.ids], found_oldest: answer.found_oldest };
+  } else {
+    const last = cur.ids[cur.ids.length - 1] ?? -Infinity;
+    list = { ...cur, ids: [...cur.ids, ...got.filter((id) => id > last)], found_newest: answer.found_newest };
+  }
+  return { ...state, messages, lists: { ...state.lists, [key]: list } };
+}
+
+/** Views the person left are forgotten (their messages too, unless another view holds them). */
+export function keepLists(state: State, keys: readonly string[]): State {
+  const lists: State["lists"] = {};
+  for (const k of keys) if (state.lists[k]) lists[k] = state.lists[k]!;
+  const next = { ...state, lists };
+  return { ...next, messages: pruneMessages(next) };
+}
+
+export function topicsFetched(state: State, streamId: number, topics: { name: string; max_id: number }[]): State {
+  const sorted = [...topics].sort((a, b) => b.max_id - a.max_id);
+  return { ...state, topics: { ...state.topics, [streamId]: sorted } };
+}

@@ -1,0 +1,125 @@
+/** The state from a POST /register answer (REGISTER_PARAMS): the one place the app reads it. */
+import { dmKey } from "./people";
+import { placeKey } from "./user-topics";
+import type { Channel, Place, Presence, Realm, Settings, State, Subscription, User, UserGroup, UserStatus } from "./types";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the answer is JSON, read field by field here */
+type Json = any;
+
+export const toUser = (u: Json, isActive = u.is_active ?? true): User => ({
+  user_id: u.user_id,
+  full_name: u.full_name,
+  email: u.email,
+  is_bot: !!u.is_bot,
+  is_active: isActive,
+  role: u.role ?? 400,
+  timezone: u.timezone ?? "",
+  avatar_url: u.avatar_url ?? null,
+});
+
+export const toChannel = (s: Json): Channel => ({
+  stream_id: s.stream_id,
+  name: s.name,
+  description: s.description ?? "",
+  invite_only: !!s.invite_only,
+  is_web_public: !!s.is_web_public,
+  is_archived: !!s.is_archived,
+});
+
+export const toSubscription = (s: Json): Subscription => ({ ...toChannel(s), color: s.color, is_muted: !!s.is_muted, pin_to_top: !!s.pin_to_top });
+
+export const toGroup = (g: Json): UserGroup => ({ id: g.id, name: g.name, members: [...g.members].sort((a, b) => a - b), direct_subgroup_ids: [...g.direct_subgroup_ids].sort((a, b) => a - b) });
+
+export const SETTING_NAMES = [
+  "twenty_four_hour_time",
+  "color_scheme",
+  "enter_sends",
+  "web_mark_read_on_scroll_policy",
+  "web_home_view",
+  "starred_message_counts",
+  "presence_enabled",
+] as const;
+
+export const toStatus = (s: Json): UserStatus => {
+  const out: UserStatus = {};
+  if (s.status_text) out.status_text = s.status_text;
+  if (s.emoji_name) {
+    out.emoji_name = s.emoji_name;
+    out.emoji_code = s.emoji_code;
+    out.reaction_type = s.reaction_type;
+  }
+  if (s.away) out.away = true;
+  return out;
+};
+
+function realmOf(r: Json): Realm {
+  return {
+    name: r.realm_name,
+    description: r.realm_description ?? "",
+    icon_url: r.realm_icon_url ?? "",
+    max_message_length: r.max_message_length ?? 10000,
+    max_topic_length: r.max_topic_length ?? 60,
+    mandatory_topics: !!r.realm_mandatory_topics,
+    empty_topic_display_name: r.realm_empty_topic_display_name ?? "general chat",
+    presence_disabled: !!r.realm_presence_disabled,
+    ping_interval_seconds: r.server_presence_ping_interval_seconds ?? 60,
+    offline_threshold_seconds: r.server_presence_offline_threshold_seconds ?? 140,
+    enable_guest_user_indicator: !!r.realm_enable_guest_user_indicator,
+  };
+}
+
+function unreadOf(me: number, u: Json): State["unread"] {
+  const messages: Record<number, Place> = {};
+  for (const s of u.streams) for (const id of s.unread_message_ids) messages[id] = { kind: "channel", stream_id: s.stream_id, topic: s.topic };
+  for (const p of u.pms) for (const id of p.unread_message_ids) messages[id] = { kind: "dm", key: dmKey(me, [p.other_user_id]) };
+  for (const h of u.huddles) for (const id of h.unread_message_ids) messages[id] = { kind: "dm", key: dmKey(me, h.user_ids_string.split(",").map(Number)) };
+  return { messages, mentions: [...u.mentions].sort((a: number, b: number) => a - b) };
+}
+
+export function fromRegister(r: Json): State {
+  const me: number = r.user_id;
+  const users: Record<number, User> = {};
+  for (const u of r.realm_users) users[u.user_id] = toUser(u, true);
+  for (const u of r.realm_non_active_users ?? []) users[u.user_id] = toUser(u, false);
+  for (const u of r.cross_realm_bots ?? []) users[u.user_id] = toUser(u, true);
+  const channels: Record<number, Channel> = {};
+  const subscriptions: Record<number, Subscription> = {};
+  for (const s of [...r.unsubscribed, ...r.never_subscribed]) channels[s.stream_id] = toChannel(s);
+  for (const s of r.subscriptions) {
+    channels[s.stream_id] = toChannel(s);
+    subscriptions[s.stream_id] = toSubscription(s);
+  }
+  const recent_dms: Record<string, number> = {};
+  for (const c of r.recent_private_conversations) recent_dms[dmKey(me, c.user_ids)] = c.max_message_id;
+  const user_topics: State["user_topics"] = {};
+  for (const t of r.user_topics) if (t.visibility_policy) user_topics[placeKey(t.stream_id, t.topic_name)] = { stream_id: t.stream_id, topic: t.topic_name, policy: t.visibility_policy };
+  const presence: Record<number, Presence> = {};
+  for (const [id, p] of Object.entries<Json>(r.presences ?? {})) presence[Number(id)] = { active_timestamp: p.active_timestamp, idle_timestamp: p.idle_timestamp };
+  const user_status: Record<number, UserStatus> = {};
+  for (const [id, s] of Object.entries<Json>(r.user_status ?? {})) {
+    const st = toStatus(s);
+    if (Object.keys(st).length) user_status[Number(id)] = st;
+  }
+  const groups: Record<number, UserGroup> = {};
+  for (const g of r.realm_user_groups ?? []) if (!g.deactivated) groups[g.id] = toGroup(g);
+  const settings = Object.fromEntries(SETTING_NAMES.map((k) => [k, r.user_settings[k]])) as unknown as Settings;
+  return {
+    me,
+    realm: realmOf(r),
+    users,
+    channels,
+    subscriptions,
+    unread: unreadOf(me, r.unread_msgs),
+    starred: [...r.starred_messages].sort((a: number, b: number) => a - b),
+    recent_dms,
+    user_topics,
+    presence,
+    user_status,
+    muted_users: (r.muted_users ?? []).map((m: Json) => m.id).sort((a: number, b: number) => a - b),
+    groups,
+    settings,
+    messages: {},
+    lists: {},
+    topics: {},
+  };
+}

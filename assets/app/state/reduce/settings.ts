@@ -1,0 +1,61 @@
+/** user_settings, user_topic, user_group and realm events. */
+import { SETTING_NAMES, toGroup } from "../from-register";
+import type { Realm, State } from "../types";
+import { placeKey } from "../user-topics";
+import { withKey, without } from "./records";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Json = any;
+
+export function onUserSettings(state: State, e: Json): State {
+  if (e.op !== "update" || !(SETTING_NAMES as readonly string[]).includes(e.property)) return state;
+  return { ...state, settings: { ...state.settings, [e.property]: e.value } };
+}
+
+export function onUserTopic(state: State, e: Json): State {
+  const key = placeKey(e.stream_id, e.topic_name);
+  if (!e.visibility_policy) return { ...state, user_topics: without(state.user_topics, key) };
+  return { ...state, user_topics: withKey(state.user_topics, key, { stream_id: e.stream_id, topic: e.topic_name, policy: e.visibility_policy }) };
+}
+
+const sortedUnion = (a: number[], b: number[]) => [...new Set([...a, ...b])].sort((x, y) => x - y);
+
+export function onUserGroup(state: State, e: Json): State {
+  if (e.op === "add") return e.group.deactivated ? state : { ...state, groups: withKey(state.groups, e.group.id, toGroup(e.group)) };
+  if (e.op === "remove") return { ...state, groups: without(state.groups, e.group_id) };
+  const g = state.groups[e.group_id];
+  if (!g) return state;
+  switch (e.op) {
+    case "update":
+      if (e.data.deactivated) return { ...state, groups: without(state.groups, e.group_id) };
+      return e.data.name === undefined ? state : { ...state, groups: withKey(state.groups, g.id, { ...g, name: e.data.name }) };
+    case "add_members":
+      return { ...state, groups: withKey(state.groups, g.id, { ...g, members: sortedUnion(g.members, e.user_ids) }) };
+    case "remove_members":
+      return { ...state, groups: withKey(state.groups, g.id, { ...g, members: g.members.filter((id) => !e.user_ids.includes(id)) }) };
+    case "add_subgroups":
+      return { ...state, groups: withKey(state.groups, g.id, { ...g, direct_subgroup_ids: sortedUnion(g.direct_subgroup_ids, e.direct_subgroup_ids) }) };
+    case "remove_subgroups":
+      return { ...state, groups: withKey(state.groups, g.id, { ...g, direct_subgroup_ids: g.direct_subgroup_ids.filter((id) => !e.direct_subgroup_ids.includes(id)) }) };
+    default:
+      return state;
+  }
+}
+
+/** realm property → the app's name for it */
+const REALM_FIELDS: Record<string, keyof Realm> = {
+  name: "name",
+  description: "description",
+  mandatory_topics: "mandatory_topics",
+  presence_disabled: "presence_disabled",
+  empty_topic_display_name: "empty_topic_display_name",
+  enable_guest_user_indicator: "enable_guest_user_indicator",
+};
+
+export function onRealm(state: State, e: Json): State {
+  const patch: Partial<Realm> = {};
+  const data: Record<string, unknown> = e.op === "update" ? { [e.property]: e.value } : e.op === "update_dict" ? e.data : {};
+  for (const [k, v] of Object.entries(data)) if (REALM_FIELDS[k]) (patch as Json)[REALM_FIELDS[k]] = v;
+  if (typeof data.icon_url === "string") patch.icon_url = data.icon_url;
+  return Object.keys(patch).length ? { ...state, realm: { ...state.realm, ...patch } } : state;
+}

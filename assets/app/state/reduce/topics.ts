@@ -1,0 +1,16 @@
+/** The fetched topic lists of channels, kept current by the messages that arrive or move there. */
+import type { State } from "../types";
+
+/** `topic` has a message `id` now: it moves to the top of its channel's list (when that list was fetched). */
+export function noteTopic(state: State, streamId: number, topic: string, id: number): State {
+  const list = state.topics[streamId];
+  if (!list) return state;
+  const lower = topic.toLowerCase();
+  const existing = list.find((t) => t.name.toLowerCase() === lower);
+  if (existing && existing.max_id >= id) return state;
+  const entry = { name: existing?.name ?? topic, max_id: Math.max(id, existing?.max_id ?? 0) };
+  const rest = list.filter((t) => t !== existing);
+  const at = rest.findIndex((t) => t.max_id < entry.max_id);
+  const topics = at < 0 ? [...rest, entry] : [...rest.slice(0, at), entry, ...rest.slice(at)];
+  return { ...state, topics: { ...state.topics, [streamId]: topics } };
+}

@@ -1,0 +1,41 @@
+/**
+ * What the app asks of POST /register. Every event type is delivered (event_types is left out), so a
+ * feature added later only has to handle its events; the initial state fetched is limited to what the
+ * app shows, to keep the first load small. A feature that needs more adds its type here.
+ */
+export const FETCH_EVENT_TYPES = [
+  "realm",
+  "realm_user",
+  "realm_user_groups",
+  "subscription",
+  "message",
+  "update_message_flags",
+  "starred_messages",
+  "recent_private_conversations",
+  "presence",
+  "user_status",
+  "user_topic",
+  "user_settings",
+  "muted_users",
+];
+
+export const CLIENT_CAPABILITIES = {
+  notification_settings_null: true,
+  bulk_message_deletion: true,
+  user_avatar_url_field_optional: false,
+  stream_typing_notifications: true,
+  user_settings_object: true,
+  linkifier_url_template: true,
+  include_deactivated_groups: true,
+  archived_channels: true,
+  empty_topic_name: true,
+  simplified_presence_events: true,
+};
+
+export const REGISTER_PARAMS = {
+  apply_markdown: true,
+  client_gravatar: false,
+  slim_presence: true,
+  client_capabilities: CLIENT_CAPABILITIES,
+  fetch_event_types: FETCH_EVENT_TYPES,
+};

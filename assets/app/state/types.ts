@@ -1,0 +1,158 @@
+/**
+ * The client's state: what POST /register gave (kept current by events) and the messages it has
+ * fetched. Plain data only (records and arrays, no DOM, no classes), so it can be compared with a
+ * fresh /register in tests and replaced wholesale when the event queue is lost.
+ */
+import type { Narrow } from "./narrow";
+
+export interface User {
+  user_id: number;
+  full_name: string;
+  email: string;
+  is_bot: boolean;
+  is_active: boolean;
+  role: number;
+  /** "" when unknown */
+  timezone: string;
+  avatar_url: string | null;
+}
+
+export interface Channel {
+  stream_id: number;
+  name: string;
+  description: string;
+  invite_only: boolean;
+  is_web_public: boolean;
+  is_archived: boolean;
+}
+
+/** A channel the person is subscribed to, with their own settings for it. */
+export interface Subscription extends Channel {
+  color: string;
+  is_muted: boolean;
+  pin_to_top: boolean;
+}
+
+/** Where an unread message sits: a channel topic or a direct-message conversation (see dmKey). */
+export type Place = { kind: "channel"; stream_id: number; topic: string } | { kind: "dm"; key: string };
+
+export interface Unread {
+  /** message id → where it is */
+  messages: Record<number, Place>;
+  /** unread messages that mention the person (directly, through a group, or a wildcard) */
+  mentions: number[];
+}
+
+export interface Presence {
+  active_timestamp: number;
+  idle_timestamp: number;
+}
+
+export interface UserStatus {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
+export interface UserGroup {
+  id: number;
+  name: string;
+  members: number[];
+  direct_subgroup_ids: number[];
+}
+
+/** The person's settings the app reads; everything else /register sends is left out. */
+export interface Settings {
+  twenty_four_hour_time: boolean;
+  /** 1 automatic (follow the system), 2 dark, 3 light */
+  color_scheme: number;
+  enter_sends: boolean;
+  /** 1 always, 2 only in conversation views, 3 never */
+  web_mark_read_on_scroll_policy: number;
+  web_home_view: string;
+  starred_message_counts: boolean;
+  presence_enabled: boolean;
+}
+
+export interface Realm {
+  name: string;
+  description: string;
+  icon_url: string;
+  max_message_length: number;
+  max_topic_length: number;
+  mandatory_topics: boolean;
+  empty_topic_display_name: string;
+  presence_disabled: boolean;
+  ping_interval_seconds: number;
+  offline_threshold_seconds: number;
+  enable_guest_user_indicator: boolean;
+}
+
+export interface Reaction {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+  user_id: number;
+}
+
+export interface DisplayRecipient {
+  id: number;
+  email: string;
+  full_name: string;
+}
+
+/** A message as GET /messages and message events give it (apply_markdown: content is HTML). */
+export interface Message {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  timestamp: number;
+  type: "stream" | "private";
+  stream_id?: number;
+  subject: string;
+  display_recipient: string | DisplayRecipient[];
+  content: string;
+  flags: string[];
+  reactions: Reaction[];
+  is_me_message: boolean;
+  last_edit_timestamp?: number;
+  last_moved_timestamp?: number;
+  /** set on a message the app shows before the server has it (local echo) */
+  local_id?: string;
+}
+
+/** The messages of one view, contiguous: from `ids[0]` to the last, with whether the ends are reached. */
+export interface MessageList {
+  narrow: Narrow;
+  ids: number[];
+  found_oldest: boolean;
+  found_newest: boolean;
+}
+
+export interface State {
+  me: number;
+  realm: Realm;
+  users: Record<number, User>;
+  /** every channel the person can see, subscribed or not */
+  channels: Record<number, Channel>;
+  subscriptions: Record<number, Subscription>;
+  unread: Unread;
+  starred: number[];
+  /** direct-message conversations (dmKey) → their newest message id */
+  recent_dms: Record<string, number>;
+  /** "stream_id:topic in lower case" → visibility policy (1 muted, 2 unmuted, 3 followed) */
+  user_topics: Record<string, { topic: string; stream_id: number; policy: number }>;
+  presence: Record<number, Presence>;
+  user_status: Record<number, UserStatus>;
+  muted_users: number[];
+  groups: Record<number, UserGroup>;
+  settings: Settings;
+  /** fetched messages by id, and the lists of the views that fetched them (by narrow key) */
+  messages: Record<number, Message>;
+  lists: Record<string, MessageList>;
+  /** the topics of channels whose topic list was fetched, newest first */
+  topics: Record<number, { name: string; max_id: number }[]>;
+}

@@ -1,0 +1,117 @@
+/**
+ * The page: top bar, the sidebars (views, channels and conversations on the left; people on the right,
+ * both drawers on a phone), and the current view in the middle.
+ */
+import { signal } from "@preact/signals";
+import { useEffect, useState } from "preact/hooks";
+import { view } from "../nav/router";
+import type { View } from "../nav/hash";
+import { narrowKey } from "../state/narrow";
+import { dmTitle } from "../state/people";
+import { channels, counts, realm, settings, users } from "../state/store";
+import { showTitle, showUnreadInFavicon } from "../lib/favicon";
+import { topicText } from "./bits";
+import { ChannelList } from "./ChannelList";
+import { ConnectionBanner } from "./ConnectionBanner";
+import { DmList } from "./DmList";
+import { Inbox } from "./Inbox";
+import { Lightbox } from "./Lightbox";
+import { MessageView } from "./MessageView";
+import { Notice } from "./Notice";
+import { PeopleList } from "./PeopleList";
+import { RecentView } from "./RecentView";
+import { SCHEME, TopBar } from "./TopBar";
+import { ViewsNav } from "./ViewsNav";
+
+/** Bumped when the state is rebuilt (a new event queue): the views mount afresh and fetch again. */
+export const generation = signal(0);
+
+const systemDark = matchMedia("(prefers-color-scheme: dark)");
+const prefersDark = signal(systemDark.matches);
+systemDark.addEventListener("change", (e) => (prefersDark.value = e.matches));
+
+function viewTitle(v: View): string {
+  if (v.kind === "inbox") return "Inbox";
+  if (v.kind === "recent") return "Recent conversations";
+  const n = v.narrow;
+  switch (n.kind) {
+    case "feed":
+    case "all":
+      return "Combined feed";
+    case "mentioned":
+      return "Mentions";
+    case "starred":
+      return "Starred messages";
+    case "dms":
+      return "Direct messages";
+    case "dm":
+      return dmTitle(users.value, n.key);
+    case "channel":
+      return `#${channels.value[n.stream_id]?.name ?? "channel"}`;
+    case "topic":
+      return `#${channels.value[n.stream_id]?.name ?? "channel"} › ${topicText(n.topic)}`;
+  }
+}
+
+function Main({ v }: { v: View }) {
+  if (v.kind === "inbox") return <Inbox />;
+  if (v.kind === "recent") return <RecentView />;
+  return <MessageView key={`${narrowKey(v.narrow)}/${v.near ?? ""}`} narrow={v.narrow} near={v.near} />;
+}
+
+export function App({ onRetry }: { onRetry(): void }) {
+  const v = view.value;
+  const [leftOpen, setLeftOpen] = useState(false);
+  const [rightOpen, setRightOpen] = useState(false);
+  const scheme = settings.value.color_scheme;
+  const dark = scheme === SCHEME.dark || (scheme === SCHEME.automatic && prefersDark.value);
+  const total = counts.value.total;
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = dark ? "dark" : "light";
+  }, [dark]);
+  useEffect(() => {
+    showTitle(viewTitle(v), realm.value.name, total);
+    showUnreadInFavicon(total);
+  });
+  useEffect(() => {
+    setLeftOpen(false);
+    setRightOpen(false);
+  }, [v]);
+  useEffect(() => {
+    if (!leftOpen && !rightOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape") return;
+      setLeftOpen(false);
+      setRightOpen(false);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [leftOpen, rightOpen]);
+
+  return (
+    <div class={`app-shell ${leftOpen ? "left-open" : ""} ${rightOpen ? "right-open" : ""}`}>
+      <a class="skip-link" href="#main-pane" onClick={(e) => (e.preventDefault(), document.getElementById("main-pane")?.focus())}>
+        Skip to the messages
+      </a>
+      <TopBar leftOpen={leftOpen} rightOpen={rightOpen} toggleLeft={() => (setLeftOpen(!leftOpen), setRightOpen(false))} toggleRight={() => (setRightOpen(!rightOpen), setLeftOpen(false))} />
+      <ConnectionBanner onRetry={onRetry} />
+      <div class="layout">
+        <nav id="left-sidebar" class="left-sidebar" aria-label="Views, channels and conversations">
+          <ViewsNav />
+          <ChannelList key={generation.value} />
+          <DmList />
+        </nav>
+        <main id="main-pane" class="main-pane" tabIndex={-1} key={generation.value}>
+          <Main v={v} />
+        </main>
+        <aside id="right-sidebar" class="right-sidebar" aria-label="People">
+          <PeopleList />
+        </aside>
+        {(leftOpen || rightOpen) && <div class="scrim" aria-hidden="true" onClick={() => (setLeftOpen(false), setRightOpen(false))} />}
+      </div>
+      <Lightbox />
+      <Notice />
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * The person's channels: pinned ones first, then by name, muted ones dimmed, each with its unread count
+ * and a menu; the open channel shows its topics beneath it.
+ */
+import { hrefOf, view } from "../nav/router";
+import { counts, subscriptions } from "../state/store";
+import type { Subscription } from "../state/types";
+import { ChannelMark, UnreadCount } from "./bits";
+import { ChannelMenu } from "./menus";
+import { TopicList } from "./TopicList";
+
+const byName = (a: Subscription, b: Subscription) => a.name.localeCompare(b.name);
+
+export function openChannelId(): number | null {
+  const v = view.value;
+  return v.kind === "narrow" && (v.narrow.kind === "channel" || v.narrow.kind === "topic") ? v.narrow.stream_id : null;
+}
+
+function ChannelRow({ sub }: { sub: Subscription }) {
+  const open = openChannelId() === sub.stream_id;
+  const v = view.value;
+  const current = open && v.kind === "narrow" && v.narrow.kind === "channel";
+  const count = counts.value.byChannel[sub.stream_id] ?? 0;
+  return (
+    <li class={`channel-item ${sub.is_muted ? "muted" : ""} ${sub.is_archived ? "archived" : ""}`}>
+      <div class={`nav-row channel-row ${current ? "current" : ""} ${open ? "open" : ""}`}>
+        <a class="row-link" href={hrefOf({ kind: "narrow", narrow: { kind: "channel", stream_id: sub.stream_id } })} aria-current={current ? "page" : undefined}>
+          <ChannelMark channel={sub} color={sub.color} />
+          <span class="nav-label">{sub.name}</span>
+          <UnreadCount count={count} />
+        </a>
+        <ChannelMenu streamId={sub.stream_id} name={sub.name} />
+      </div>
+      {open && <TopicList streamId={sub.stream_id} />}
+    </li>
+  );
+}
+
+export function ChannelList() {
+  const subs = Object.values(subscriptions.value);
+  const pinned = subs.filter((s) => s.pin_to_top).sort(byName);
+  const rest = subs.filter((s) => !s.pin_to_top).sort(byName);
+  return (
+    <section class="sidebar-section" aria-labelledby="channels-heading">
+      <h2 id="channels-heading" class="sidebar-heading">Channels</h2>
+      {subs.length === 0 && <p class="sidebar-empty">You are not subscribed to any channel yet.</p>}
+      {pinned.length > 0 && (
+        <ul class="nav-list pinned" aria-label="Pinned channels">
+          {pinned.map((s) => <ChannelRow key={s.stream_id} sub={s} />)}
+        </ul>
+      )}
+      <ul class="nav-list" aria-label={pinned.length ? "Other channels" : "Channels"}>
+        {rest.map((s) => <ChannelRow key={s.stream_id} sub={s} />)}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * A button that opens a small menu of actions (the topic, channel, message and personal menus). Keyboard:
+ * arrows move between items, Escape closes and gives the focus back to the button.
+ */
+import type { ComponentChildren, JSX } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { MoreIcon } from "./icons";
+
+export interface MenuItem {
+  label: string;
+  icon?: JSX.Element;
+  /** a checked item in a group of choices */
+  checked?: boolean;
+  onSelect(): void;
+}
+
+interface Props {
+  /** what the button says to a screen reader ("Topic actions for lunch") */
+  label: string;
+  items: () => MenuItem[];
+  class?: string;
+  children?: ComponentChildren;
+  /** open towards the left edge of the button (menus at the right side of the page) */
+  alignEnd?: boolean;
+}
+
+export function MenuButton({ label, items, class: cls, children, alignEnd }: Props) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    menu.current?.querySelector<HTMLElement>("[role^=menuitem]")?.focus();
+    const outside = (e: PointerEvent) => {
+      if (!menu.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", outside);
+    return () => document.removeEventListener("pointerdown", outside);
+  }, [open]);
+
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) button.current?.focus();
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const entries = [...(menu.current?.querySelectorAll<HTMLElement>("[role^=menuitem]") ?? [])];
+    const at = entries.indexOf(document.activeElement as HTMLElement);
+    if (e.key === "Escape") {
+      e.preventDefault();
+      e.stopPropagation();
+      close(true);
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      const step = e.key === "ArrowDown" ? 1 : -1;
+      entries[(at + step + entries.length) % entries.length]?.focus();
+    } else if (e.key === "Tab") {
+      close(false);
+    }
+  };
+
+  return (
+    <span class={`menu-anchor ${cls ?? ""}`}>
+      <button
+        ref={button}
+        type="button"
+        class="icon-button menu-button"
+        aria-label={label}
+        title={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={(e) => {
+          e.stopPropagation();
+          e.preventDefault();
+          setOpen(!open);
+        }}
+      >
+        {children ?? <MoreIcon size={16} />}
+      </button>
+      {open && (
+        <div ref={menu} class={`menu ${alignEnd ? "menu-end" : ""}`} role="menu" aria-label={label} onKeyDown={onKeyDown} onClick={(e) => e.stopPropagation()}>
+          {items().map((item) => (
+            <button
+              type="button"
+              class="menu-item"
+              role={item.checked === undefined ? "menuitem" : "menuitemradio"}
+              aria-checked={item.checked}
+              onClick={() => {
+                close(true);
+                item.onSelect();
+              }}
+            >
+              {item.icon}
+              <span>{item.label}</span>
+              {item.checked && <span class="menu-check" aria-hidden="true">✓</span>}
+            </button>
+          ))}
+        </div>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * A message view (a narrow): its header, its messages and the compose box. Opening it fetches the
+ * messages around the first unread one (`anchor=first_unread`) or around a linked message (`near`),
+ * unless the view's list is already known and current.
+ */
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { fetchMessages, flagNarrow } from "../api/calls";
+import { describeError } from "../api/http";
+import { keepLists, messagesFetched } from "../state/fetched";
+import { narrowKey, type Narrow } from "../state/narrow";
+import { lists, update } from "../state/store";
+import { ComposeBox } from "../compose/ComposeBox";
+import { MessageList, type ListTarget } from "./MessageList";
+import { NarrowHeader } from "./NarrowHeader";
+import { ViewContext, type ViewActions } from "./message-actions";
+import { showNotice } from "./Notice";
+
+/** The views whose lists stay in memory (the last few opened), so going back is instant. */
+const recentKeys: string[] = [];
+const KEEP = 5;
+
+function remember(key: string): string[] {
+  const at = recentKeys.indexOf(key);
+  if (at >= 0) recentKeys.splice(at, 1);
+  recentKeys.unshift(key);
+  recentKeys.length = Math.min(recentKeys.length, KEEP);
+  return [...recentKeys, "all"];
+}
+
+/** Forgets every list (the state was rebuilt after the event queue was lost). */
+export const forgetViews = () => (recentKeys.length = 0);
+
+export function MessageView({ narrow, near }: { narrow: Narrow; near?: number }) {
+  const key = narrowKey(narrow);
+  const [target, setTarget] = useState<ListTarget | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [readingPaused, setReadingPaused] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const known = lists.value[key];
+
+  useEffect(() => {
+    setReadingPaused(false);
+    setFailed(null);
+    const keep = remember(key);
+    const cached = lists.peek()[key];
+    if (cached?.found_newest && near === undefined) {
+      update((s) => keepLists(s, keep));
+      setTarget({ scrollTo: "bottom" });
+      return;
+    }
+    setTarget(null);
+    let cancelled = false;
+    fetchMessages(narrow, near ?? "first_unread", 50, 50).then(
+      (answer) => {
+        if (cancelled) return;
+        update((s) => keepLists(messagesFetched(s, narrow, answer, "replace"), keep));
+        const firstUnread = answer.messages.find((m) => !m.flags.includes("read"));
+        const anchor = near ?? firstUnread?.id;
+        setTarget({ scrollTo: anchor !== undefined && answer.messages.some((m) => m.id === anchor) ? anchor : "bottom" });
+      },
+      (e) => !cancelled && setFailed(describeError(e)),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [key, near, attempt]);
+
+  const actions: ViewActions = useMemo(
+    () => ({
+      narrow,
+      markUnreadFrom(messageId: number) {
+        setReadingPaused(true);
+        flagNarrow(narrow, "remove", messageId, true).then(
+          () => showNotice("Marked as unread. Messages here stay unread until you open this view again."),
+          (e) => showNotice(`Could not mark as unread: ${describeError(e)}`),
+        );
+      },
+    }),
+    [key],
+  );
+
+  return (
+    <ViewContext.Provider value={actions}>
+      <div class="message-view">
+        <NarrowHeader narrow={narrow} />
+        {failed && !known ? (
+          <div class="list-error view-error" role="alert">
+            These messages could not be loaded: {failed}{" "}
+            <button type="button" class="link-button" onClick={() => setAttempt(attempt + 1)}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <MessageList key={key} narrow={narrow} target={target} onPositioned={() => setTarget(null)} readingPaused={readingPaused} />
+        )}
+        <ComposeBox narrow={narrow} />
+      </div>
+    </ViewContext.Provider>
+  );
+}

@@ -1,0 +1,42 @@
+/** The bar above a block of messages: where they are (channel › topic, or the people of a conversation) and the day. */
+import { hrefOf } from "../nav/router";
+import { formatDay } from "../lib/time";
+import { dmTitle, keyIds } from "../state/people";
+import { channels, me, subscriptions, users } from "../state/store";
+import type { Recipient } from "./blocks";
+import { ChannelMark, TopicName, topicText } from "./bits";
+import { ChevronIcon } from "./icons";
+import { TopicMenu } from "./menus";
+
+export function RecipientBar({ recipient, timestamp }: { recipient: Recipient; timestamp: number }) {
+  const day = <span class="recipient-day">{formatDay(timestamp)}</span>;
+  if (recipient.kind === "dm") {
+    const ids = keyIds(recipient.key);
+    const self = ids.length === 1 && ids[0] === me.value;
+    return (
+      <div class="recipient-bar dm-bar">
+        <a class="recipient-link" href={hrefOf({ kind: "narrow", narrow: { kind: "dm", key: recipient.key } })}>
+          {self ? "You (a note to yourself)" : `You and ${dmTitle(users.value, recipient.key)}`}
+        </a>
+        {day}
+      </div>
+    );
+  }
+  const ch = channels.value[recipient.stream_id];
+  const sub = subscriptions.value[recipient.stream_id];
+  const color = sub?.color ?? "#b0b7c3";
+  return (
+    <div class="recipient-bar channel-bar" style={{ "--channel-color": color }}>
+      <a class="recipient-channel" href={hrefOf({ kind: "narrow", narrow: { kind: "channel", stream_id: recipient.stream_id } })}>
+        <ChannelMark channel={ch} color={color} />
+        {ch?.name ?? "Unknown channel"}
+      </a>
+      <ChevronIcon size={14} class="recipient-sep" />
+      <a class="recipient-topic" href={hrefOf({ kind: "narrow", narrow: { kind: "topic", stream_id: recipient.stream_id, topic: recipient.topic } })}>
+        <TopicName topic={recipient.topic} />
+      </a>
+      <TopicMenu streamId={recipient.stream_id} topic={recipient.topic} displayName={topicText(recipient.topic)} />
+      {day}
+    </div>
+  );
+}

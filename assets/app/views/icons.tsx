@@ -1,0 +1,35 @@
+/** Small line icons (24-unit grid, currentColor), drawn inline so they follow the theme. */
+import type { JSX } from "preact";
+
+type Props = { size?: number; class?: string };
+
+function icon(paths: JSX.Element, { size = 18, class: cls }: Props) {
+  return (
+    <svg class={`icon ${cls ?? ""}`} width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+      {paths}
+    </svg>
+  );
+}
+
+export const HashIcon = (p: Props) => icon(<path d="M5 9h14M4 15h14M10 4 8 20M16 4l-2 16" />, p);
+export const LockIcon = (p: Props) => icon(<><rect x="5" y="11" width="14" height="9" rx="2" /><path d="M8 11V8a4 4 0 0 1 8 0v3" /></>, p);
+export const InboxIcon = (p: Props) => icon(<><path d="M4 13h4l2 3h4l2-3h4" /><path d="M5.5 5h13L21 13v5a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-5z" /></>, p);
+export const ClockIcon = (p: Props) => icon(<><circle cx="12" cy="12" r="8.5" /><path d="M12 7.5V12l3 2" /></>, p);
+export const FeedIcon = (p: Props) => icon(<><path d="M4 6h16M4 12h16M4 18h10" /></>, p);
+export const AtIcon = (p: Props) => icon(<><circle cx="12" cy="12" r="3.5" /><path d="M15.5 12v1.5a2.5 2.5 0 0 0 5 0V12a8.5 8.5 0 1 0-3.4 6.8" /></>, p);
+export const StarIcon = (p: Props) => icon(<path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z" />, p);
+export const ChatIcon = (p: Props) => icon(<path d="M5 5h14a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1h-8l-4 3v-3H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1z" />, p);
+export const MenuIcon = (p: Props) => icon(<path d="M4 7h16M4 12h16M4 17h16" />, p);
+export const PeopleIcon = (p: Props) => icon(<><circle cx="9" cy="8" r="3.2" /><path d="M3.5 19a5.5 5.5 0 0 1 11 0" /><path d="M16 5.2a3 3 0 0 1 0 5.6M17.5 14a5 5 0 0 1 3 5" /></>, p);
+export const MoreIcon = (p: Props) => icon(<><circle cx="12" cy="5.5" r="1" /><circle cx="12" cy="12" r="1" /><circle cx="12" cy="18.5" r="1" /></>, p);
+export const SendIcon = (p: Props) => icon(<path d="M4 12 20 4l-6 16-2.5-6.5z M11.5 13.5 20 4" />, p);
+export const CheckIcon = (p: Props) => icon(<path d="m5 12.5 4.5 4.5L19 7.5" />, p);
+export const CloseIcon = (p: Props) => icon(<path d="M6 6l12 12M18 6 6 18" />, p);
+export const MuteIcon = (p: Props) => icon(<><path d="M9 18h6M6 15V10a6 6 0 0 1 9.5-4.9M18 10v5l1.5 2H7" /><path d="M4 4l16 16" /></>, p);
+export const FollowIcon = (p: Props) => icon(<><path d="M2.5 12S6 5.5 12 5.5 21.5 12 21.5 12 18 18.5 12 18.5 2.5 12 2.5 12z" /><circle cx="12" cy="12" r="3" /></>, p);
+export const SunIcon = (p: Props) => icon(<><circle cx="12" cy="12" r="4" /><path d="M12 2.5v2M12 19.5v2M4.6 4.6 6 6M18 18l1.4 1.4M2.5 12h2M19.5 12h2M4.6 19.4 6 18M18 6l1.4-1.4" /></>, p);
+export const MoonIcon = (p: Props) => icon(<path d="M19.5 14.5A8 8 0 0 1 9.5 4.5a8 8 0 1 0 10 10z" />, p);
+export const MonitorIcon = (p: Props) => icon(<><rect x="3" y="4.5" width="18" height="12" rx="2" /><path d="M8.5 20h7M12 16.5V20" /></>, p);
+export const LogoutIcon = (p: Props) => icon(<><path d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4" /><path d="M10 16l-4-4 4-4M6 12h10" /></>, p);
+export const ChevronIcon = (p: Props) => icon(<path d="m9 6 6 6-6 6" />, p);
+export const UnreadIcon = (p: Props) => icon(<><path d="M4 6h16v12H4z" /><path d="m4 7 8 6 8-6" /></>, p);

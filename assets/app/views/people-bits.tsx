@@ -1,0 +1,64 @@
+/** How a person is drawn: an avatar, a presence dot, their status emoji. */
+import { signal } from "@preact/signals";
+import { presenceStatus, type PresenceStatus } from "../state/presence";
+import { presence, realm, userStatus, users } from "../state/store";
+
+const PALETTE = ["#5b7bd5", "#c2726a", "#4f9a8c", "#a06cc8", "#d08b3f", "#5d9b4b", "#c25d8f", "#4a8ab5", "#8a7a4f", "#b35c5c"];
+
+function initials(name: string): string {
+  const words = name.replace(/[^\p{L}\p{N}\s]/gu, " ").trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return "?";
+  return ((words[0]![0] ?? "") + (words.length > 1 ? words[words.length - 1]![0] ?? "" : "")).toUpperCase();
+}
+
+/**
+ * An uploaded avatar from this server is shown as it is; otherwise (Zulip's default is a Gravatar)
+ * the person's initials on their colour, so no address of theirs is sent to another site.
+ */
+export function Avatar({ userId, size = 36, name }: { userId: number; size?: number; name?: string }) {
+  const u = users.value[userId];
+  const full = u?.full_name ?? name ?? "?";
+  const own = u?.avatar_url && u.avatar_url.startsWith("/") ? u.avatar_url : null;
+  const style = { width: `${size}px`, height: `${size}px`, fontSize: `${Math.round(size * 0.4)}px`, background: PALETTE[userId % PALETTE.length] };
+  if (own) return <img class="avatar" src={own} alt="" width={size} height={size} style={{ width: style.width, height: style.height }} />;
+  return (
+    <span class="avatar avatar-initials" style={style} aria-hidden="true">
+      {initials(full)}
+    </span>
+  );
+}
+
+/** Seconds now, ticking every 30 s so presence dots go idle and offline on their own. */
+const nowSeconds = signal(Date.now() / 1000);
+setInterval(() => (nowSeconds.value = Date.now() / 1000), 30_000);
+
+export function statusOf(userId: number): PresenceStatus {
+  return presenceStatus(presence.value[userId], nowSeconds.value, realm.value.offline_threshold_seconds);
+}
+
+const PRESENCE_LABEL: Record<PresenceStatus, string> = { active: "Active", idle: "Idle", offline: "Offline" };
+
+export function PresenceDot({ userId }: { userId: number }) {
+  const s = statusOf(userId);
+  return <span class={`presence-dot presence-${s}`} role="img" aria-label={PRESENCE_LABEL[s]} title={PRESENCE_LABEL[s]} />;
+}
+
+const emojiFromCode = (code: string) => {
+  try {
+    return String.fromCodePoint(...code.split("-").map((h) => parseInt(h, 16)));
+  } catch {
+    return "";
+  }
+};
+
+/** Their status emoji (Unicode ones; custom emoji show their name). */
+export function StatusEmoji({ userId }: { userId: number }) {
+  const st = userStatus.value[userId];
+  if (!st?.emoji_name) return null;
+  const unicode = st.reaction_type === "unicode_emoji" && st.emoji_code ? emojiFromCode(st.emoji_code) : "";
+  return (
+    <span class="status-emoji" role="img" aria-label={st.emoji_name.replace(/_/g, " ")} title={`:${st.emoji_name}:`}>
+      {unicode || `:${st.emoji_name}:`}
+    </span>
+  );
+}
