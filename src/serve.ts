@@ -3,6 +3,7 @@ import { closeApp, openApp } from "./app";
 import { createServer } from "./server";
 import { ensureOrganization } from "./main";
 import { startScheduler } from "./scheduler";
+import { loadWebBuild } from "./web/source";
 
 /** parley serve: open, listen, and on SIGTERM/SIGINT stop cleanly (exit 0). Returns -1 while serving. */
 export async function serve(config: Config): Promise<number> {
@@ -22,6 +23,8 @@ export async function serve(config: Config): Promise<number> {
     throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${(e as Error).message}`);
   }
   const { firstTick } = startScheduler(app);
+  // from source the web app is bundled now rather than on the first visit (the executable has it built in)
+  void loadWebBuild().catch((e) => app.log.error("the web app did not bundle", { error: String(e) }));
   // The executable starts with a reluctant JIT (build/compile.ts: jitPolicy), so start-up code that runs
   // once is not compiled. Start-up ends after the scheduler's first tick, whose jobs walk every user and
   // channel once (full-member sync, retention, overdue scheduled messages); from then on requests are the

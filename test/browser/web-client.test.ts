@@ -1,25 +1,34 @@
-// One real browser end to end: Debian's Chromium, driven by playwright-core, against an in-process server.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { startServer, type TestServer } from "../helpers/server";
+/**
+ * The web app end to end in a real browser: Debian's Chromium driven by playwright-core against an
+ * in-process server. Each journey checks what the person sees and what the server stored. One browser,
+ * a context per person; screenshots of the main views land in /tmp/parley-web-*.png.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startServer, type CastName, type TestServer } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { hashPassword } from "../../src/actions/users";
 import { createServer } from "../../src/server";
 
 const CHROMIUM = "/usr/bin/chromium";
-const SCREENSHOT = "/tmp/parley-web.png";
+const shot = (name: string) => `/tmp/parley-web-${name}.png`;
 
 let s: TestServer;
 let http: ReturnType<typeof createServer>;
 let browser: Browser;
-let page: Page;
 let base: string;
-let streamId: number;
+let general: number;
+const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   s = await startServer({ realClock: true });
-  await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("hamlet-pass"), s.users.hamlet.id]);
-  streamId = await createChannel(s, "hamlet", "elsinore", { subscribers: ["othello"] });
+  for (const who of ["hamlet", "othello"] as const) {
+    await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword(`${who}-pass`), s.users[who].id]);
+  }
+  general = await createChannel(s, "iago", "general", { subscribers: ["hamlet", "othello", "cordelia"], description: "Everything that does not fit elsewhere" });
+  await createChannel(s, "iago", "design", { subscribers: ["hamlet", "othello"] });
+  // the channels' creation notices start out read, so each journey counts only its own messages
+  for (const who of ["hamlet", "othello"] as const) (await s.users[who].client.post("/mark_all_as_read")).success();
   http = createServer(s.app).listen({ hostname: "127.0.0.1", port: 0, reusePort: false });
   base = `http://127.0.0.1:${http.server!.port}`;
   browser = await chromium.launch({
@@ -28,9 +37,12 @@ beforeAll(async () => {
     // (launch() gives Chromium a new empty --user-data-dir of its own each time)
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
-  page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-  page.setDefaultTimeout(5000);
 }, 20_000);
+
+// each journey's people close their tabs: an open tab showing a channel would read what the next journey sends
+afterEach(async () => {
+  for (const c of contexts.splice(0)) await c.close().catch(() => {});
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -38,59 +50,261 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe("the web client in a real browser", () => {
-  test("a wrong password shows the error text and leaves the login form up", async () => {
+/** A fresh browser profile (its own cookies) for one person; page errors are collected. */
+async function open(opts: { width?: number; height?: number; dark?: boolean } = {}) {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: opts.dark ? "dark" : "light" });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+async function logIn(page: Page, who: "hamlet" | "othello", path = "/") {
+  await page.goto(base + path);
+  await page.fill("#login-email", `${who}@zulip.com`);
+  await page.fill("#login-password", `${who}-pass`);
+  await page.click(".login-form button[type=submit]");
+  await page.locator(".app-shell").waitFor();
+}
+
+/** Waits (up to 5 s) for `read` to give `expected`, then asserts it. */
+async function eventually<T>(read: () => Promise<T> | T, expected: Awaited<T>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let got = await read();
+  while (!Bun.deepEquals(got, expected) && Date.now() < until) {
+    await Bun.sleep(50);
+    got = await read();
+  }
+  expect(got).toEqual(expected);
+}
+
+const row = (page: Page, text: string) => page.locator(".message-row", { hasText: text });
+const topicHash = (topic: string) => `#narrow/channel/${general}-general/topic/${encodeURIComponent(topic).replace(/%/g, ".")}`;
+const userId = (who: CastName) => s.users[who].id;
+const flagsOf = async (who: CastName, messageId: number) =>
+  (await s.app.db.get<{ flags: number }>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?", [userId(who), messageId]))!.flags;
+const isRead = async (who: CastName, messageId: number) => ((await flagsOf(who, messageId)) & 1) === 1;
+/** A personal setting as the server has it now. */
+const setting = async (who: CastName, name: string) => (await s.users[who].client.post("/register", { fetch_event_types: ["user_settings"] })).success().user_settings[name];
+const send = async (who: CastName, topic: string, content: string) =>
+  (await s.users[who].client.post("/messages", { type: "stream", to: general, topic, content })).success().id as number;
+
+describe("the web app in a real browser", () => {
+  test("a wrong password keeps the login form up and says so; no session is made", async () => {
+    const { context, page } = await open();
     await page.goto(base + "/");
-    await page.locator("#login").waitFor({ state: "visible" });
-    await page.fill("input[name=username]", "hamlet@zulip.com");
-    await page.fill("input[name=password]", "wrong-pass");
-    await Promise.all([page.waitForURL("**/?login_failed=1"), page.click("#login button[type=submit]")]);
-    await page.locator("#login-error").waitFor({ state: "visible" });
-    expect(await page.locator("#login-error").textContent()).toBe("Your username or password is incorrect.");
-    expect(await page.locator("#chat").isHidden()).toBe(true);
-  });
+    await expect(page.title()).resolves.toBe("Log in · Zulip Dev");
+    await page.fill("#login-email", "hamlet@zulip.com");
+    await page.fill("#login-password", "wrong-pass");
+    await Promise.all([page.waitForURL("**/?login_failed=1"), page.click(".login-form button[type=submit]")]);
+    expect(await page.locator(".login-error").textContent()).toBe("Your email or password is incorrect.");
+    expect((await context.cookies()).map((c) => c.name)).not.toContain("parley_session");
+    await page.screenshot({ path: shot("login") });
+  }, 20_000);
 
-  test("hamlet logs in, opens a channel, sends a message and sees othello's reply arrive live", async () => {
-    const pageErrors: string[] = [];
-    page.on("pageerror", (e) => pageErrors.push(e.message));
-    await page.goto(base + "/");
-    await page.fill("input[name=username]", "hamlet@zulip.com");
-    await page.fill("input[name=password]", "hamlet-pass");
-    await page.click("#login button[type=submit]");
-    await page.locator("#chat").waitFor({ state: "visible" });
-    await page.locator("#me", { hasText: "King Hamlet" }).waitFor();
+  test("hamlet and othello exchange channel messages live, and the server stores them", async () => {
+    const hamlet = await open();
+    const othello = await open();
+    await logIn(hamlet.page, "hamlet");
+    await hamlet.page.locator(".view-title", { hasText: "Inbox" }).waitFor();
+    await logIn(othello.page, "othello", "/" + topicHash("ramparts"));
+    // othello came by a shared link while logged out: the login brought him to that topic
+    await othello.page.locator(".view-title", { hasText: "ramparts" }).waitFor();
 
-    const channel = page.locator("#channels li", { hasText: "elsinore" });
-    await channel.waitFor();
-    await channel.click();
-    await page.locator("#narrow-title", { hasText: "#elsinore" }).waitFor();
-    await page.locator("#compose").waitFor({ state: "visible" });
-
-    await page.fill("#compose-topic", "ramparts");
-    await page.fill("#compose-content", "Something is **rotten** in the state of Denmark.");
-    await page.click("#compose button[type=submit]");
-    const mine = page.locator("#messages .message", { hasText: "Something is rotten" });
+    // hamlet opens the channel from the sidebar and writes to a topic (Ctrl+Enter sends by default)
+    await hamlet.page.locator(".channel-row a", { hasText: "general" }).click();
+    await hamlet.page.locator(".view-title", { hasText: "general" }).waitFor();
+    expect(hamlet.page.url()).toContain(`#narrow/channel/${general}-general`);
+    await hamlet.page.fill(".compose-topic", "ramparts");
+    await hamlet.page.fill(".compose-text", "Something is **rotten** in the state of Denmark.");
+    await hamlet.page.press(".compose-text", "Control+Enter");
+    const mine = row(hamlet.page, "Something is rotten");
     await mine.waitFor();
-    expect(await mine.locator(".sender").textContent()).toBe("King Hamlet");
-    expect(await mine.locator(".topic-tag").textContent()).toBe("ramparts");
-    expect(await mine.locator(".content strong").textContent()).toBe("rotten");
-    await page.locator("#channels li.topic", { hasText: "ramparts" }).waitFor(); // the new topic joins the sidebar
-    await page.waitForFunction(() => (document.getElementById("compose-content") as HTMLTextAreaElement).value === "");
-    const stored = await s.app.db.get<{ sender_id: number; content: string }>("SELECT sender_id, content FROM messages WHERE content LIKE 'Something is%'");
-    expect(stored).toMatchObject({ sender_id: s.users.hamlet.id, content: "Something is **rotten** in the state of Denmark." });
+    expect(await mine.locator(".sender-name").textContent()).toBe("King Hamlet");
+    expect(await mine.locator(".message-content strong").textContent()).toBe("rotten");
+    expect(await hamlet.page.inputValue(".compose-text")).toBe("");
+    const stored = await s.app.db.get<{ id: number; sender_id: number; topic: string; content: string }>("SELECT id, sender_id, topic, content FROM messages WHERE content LIKE 'Something is%'");
+    expect(stored).toMatchObject({ sender_id: userId("hamlet"), topic: "ramparts", content: "Something is **rotten** in the state of Denmark." });
 
-    // othello answers through the API; the page's long-poll brings it in without a reload
-    const before = page.url();
-    (await s.users.othello.client.post("/messages", { type: "channel", to: streamId, topic: "ramparts", content: "Look where it comes!" })).success();
-    const reply = page.locator("#messages .message", { hasText: "Look where it comes!" });
+    // othello sees it arrive without reloading; he turns "Enter sends" on and answers with Enter
+    await row(othello.page, "Something is rotten").waitFor();
+    await othello.page.locator(".enter-toggle input").check();
+    await eventually(() => setting("othello", "enter_sends"), true);
+    await othello.page.fill(".compose-text", "Look where it comes!");
+    await othello.page.press(".compose-text", "Enter");
+    const reply = row(hamlet.page, "Look where it comes!");
     await reply.waitFor();
-    expect(await reply.locator(".sender").textContent()).toBe("Othello, the Moor of Venice");
-    expect(page.url()).toBe(before);
-    // appended after hamlet's own message (the list also holds the channel's creation notice, above them)
-    const senders = await page.locator("#messages .message .sender").allTextContents();
-    expect(senders.slice(-2)).toEqual(["King Hamlet", "Othello, the Moor of Venice"]);
+    expect(await hamlet.page.locator(".message-row .sender-name").allTextContents()).toContain("Othello, the Moor of Venice");
+    const replyRow = await s.app.db.get<{ sender_id: number; topic: string }>("SELECT sender_id, topic FROM messages WHERE content = 'Look where it comes!'");
+    expect(replyRow).toEqual({ sender_id: userId("othello"), topic: "ramparts" });
+    // both are in one block under the topic's recipient bar
+    const block = hamlet.page.locator(".message-block", { hasText: "Look where it comes!" });
+    expect(await block.locator(".recipient-topic").textContent()).toBe("ramparts");
+    await hamlet.page.screenshot({ path: shot("channel") });
+    expect([...hamlet.errors, ...othello.errors]).toEqual([]);
+  }, 20_000);
 
-    await page.screenshot({ path: SCREENSHOT });
-    expect(pageErrors).toEqual([]);
-  });
+  test("a direct message from othello reaches hamlet's sidebar live, and reading it clears the count on the server too", async () => {
+    const hamlet = await open();
+    const othello = await open();
+    await logIn(hamlet.page, "hamlet");
+    await logIn(othello.page, "othello");
+    // othello picks hamlet from the people list, which opens their conversation
+    await othello.page.locator(".person-row", { hasText: "King Hamlet" }).click();
+    await othello.page.locator(".view-title", { hasText: "King Hamlet" }).waitFor();
+    expect(await othello.page.locator(".recipient-picker .pill").textContent()).toContain("King Hamlet");
+    await othello.page.fill(".compose-text", "A word in private, my lord?");
+    await othello.page.press(".compose-text", "Control+Enter");
+    await row(othello.page, "A word in private").waitFor();
+    const dm = await s.app.db.get<{ id: number }>("SELECT id FROM messages WHERE content = 'A word in private, my lord?'");
+
+    const convo = hamlet.page.locator(".dm-row", { hasText: "Othello" });
+    await convo.locator(".unread-count", { hasText: "1" }).waitFor();
+    await hamlet.page.locator(".inbox-row", { hasText: "Othello" }).waitFor();
+    expect(await isRead("hamlet", dm!.id)).toBe(false);
+    await convo.click();
+    await row(hamlet.page, "A word in private").waitFor();
+    await eventually(() => isRead("hamlet", dm!.id), true);
+    await convo.locator(".unread-count").waitFor({ state: "detached" });
+    await hamlet.page.screenshot({ path: shot("dm") });
+    expect([...hamlet.errors, ...othello.errors]).toEqual([]);
+  }, 20_000);
+
+  test("unread counts rise with new messages and fall as they are seen; marking unread and muting work from the menus", async () => {
+    const { page, errors } = await open();
+    await logIn(page, "hamlet");
+    await page.locator(".view-title", { hasText: "Inbox" }).waitFor();
+    (await s.users.hamlet.client.post("/mark_all_as_read")).success();
+    await eventually(() => page.title(), "Inbox · Zulip Dev");
+    const ids = [await send("cordelia", "battle plans", "First, the left flank."), await send("cordelia", "battle plans", "Then the right."), await send("cordelia", "battle plans", "Then lunch.")];
+    const inboxRow = page.locator(".inbox-topic", { hasText: "battle plans" });
+    await inboxRow.locator(".unread-count", { hasText: "3" }).waitFor();
+    await eventually(() => page.title(), "(3) Inbox · Zulip Dev");
+    await page.screenshot({ path: shot("inbox") });
+
+    // opening the topic shows the messages, and seeing them marks them read on the server
+    await inboxRow.locator(".inbox-row").click();
+    await row(page, "Then lunch.").waitFor();
+    await eventually(async () => (await Promise.all(ids.map((id) => isRead("hamlet", id)))).every(Boolean), true);
+    await eventually(() => page.title(), "#general › battle plans · Zulip Dev");
+    const topicRow = page.locator(".topic-row", { hasText: "battle plans" });
+    expect(await topicRow.locator(".unread-count").count()).toBe(0);
+
+    // "mark as unread from here" on the second: it and the third are unread again, and stay so while shown
+    const second = row(page, "Then the right.");
+    await second.hover();
+    await second.getByRole("button", { name: "Message actions" }).click();
+    await page.getByRole("menuitem", { name: "Mark as unread from here" }).click();
+    await topicRow.locator(".unread-count", { hasText: "2" }).waitFor();
+    expect([await isRead("hamlet", ids[0]!), await isRead("hamlet", ids[1]!), await isRead("hamlet", ids[2]!)]).toEqual([true, false, false]);
+    await page.waitForTimeout(600); // longer than the read batching: nothing is marked read again
+    expect(await isRead("hamlet", ids[2]!)).toBe(false);
+    expect(await page.locator(".message-row.unread").count()).toBe(2);
+
+    // muting the topic from its menu: stored, dimmed, and its unread messages leave the channel's count
+    const channelCount = page.locator(".channel-row", { hasText: "general" }).locator(".unread-count");
+    await channelCount.waitFor();
+    await page.locator(".view-header").getByRole("button", { name: "Topic actions for battle plans" }).click();
+    await page.getByRole("menuitem", { name: "Mute topic" }).click();
+    await eventually(async () => (await s.app.db.get<{ visibility_policy: number }>("SELECT visibility_policy FROM user_topics WHERE user_id = ? AND topic = 'battle plans'", [userId("hamlet")]))?.visibility_policy, 1);
+    await page.locator(".topic-item.muted", { hasText: "battle plans" }).waitFor();
+    await channelCount.waitFor({ state: "detached" });
+    // and "mark all as read" in the view's header reads the rest
+    await page.locator(".view-header").getByRole("button", { name: "Mark all as read" }).click();
+    await eventually(() => isRead("hamlet", ids[2]!), true);
+    expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("a dropped connection shows a banner and recovers, a lost event queue is replaced, and the compose box keeps its text", async () => {
+    const { page, errors } = await open();
+    await logIn(page, "hamlet", "/" + topicHash("watch"));
+    await page.locator(".view-title", { hasText: "watch" }).waitFor();
+    await page.fill(".compose-text", "A draft that must survive");
+
+    // the server cannot be reached: polls fail, the banner says so; a message sent meanwhile is not lost
+    await page.route("**/json/events?**", (r) => r.abort("connectionrefused"));
+    await send("othello", "watch", "Who's there?"); // answers the poll in flight; the next one fails
+    await row(page, "Who's there?").waitFor();
+    await page.locator(".connection-banner", { hasText: "Can't reach Parley's server" }).waitFor();
+    await send("othello", "watch", "Nay, answer me.");
+    await page.unroute("**/json/events?**");
+    await page.locator(".connection-banner").getByRole("button", { name: "Try now" }).click();
+    await row(page, "Nay, answer me.").waitFor();
+    await page.locator(".connection-banner").waitFor({ state: "detached" });
+    expect(await page.inputValue(".compose-text")).toBe("A draft that must survive");
+
+    // the server forgot the queue (a restart): the app registers again and reloads the view
+    s.app.events.dropUser(userId("hamlet"));
+    await eventually(() => s.app.events.hasQueues(userId("hamlet")), true);
+    await send("othello", "watch", "Stand, and unfold yourself.");
+    await row(page, "Stand, and unfold yourself.").waitFor();
+    expect(await page.inputValue(".compose-text")).toBe("A draft that must survive");
+    expect(await page.locator(".view-title").textContent()).toContain("watch");
+    expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("the dark theme follows the system, and the personal menu sets it for the account", async () => {
+    const { page, errors } = await open({ dark: true });
+    await logIn(page, "hamlet", "/" + topicHash("ramparts"));
+    await row(page, "Something is rotten").waitFor();
+    // the account follows the system (color_scheme 1), and the system is dark
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+    await page.getByRole("button", { name: /^Personal menu/ }).click();
+    await page.getByRole("menuitemradio", { name: "Light theme" }).click();
+    await eventually(() => page.evaluate(() => document.documentElement.dataset.theme), "light");
+    expect(await setting("hamlet", "color_scheme")).toBe(3);
+    await page.getByRole("button", { name: /^Personal menu/ }).click();
+    await page.getByRole("menuitemradio", { name: "Dark theme" }).click();
+    await eventually(() => page.evaluate(() => document.documentElement.dataset.theme), "dark");
+    expect(await setting("hamlet", "color_scheme")).toBe(2);
+    const background = await page.evaluate(() => getComputedStyle(document.querySelector(".message-block")!).backgroundColor);
+    expect(background).toBe("rgb(27, 30, 35)");
+    await page.screenshot({ path: shot("dark") });
+    // back to following the system, for the journeys after this one
+    await page.getByRole("button", { name: /^Personal menu/ }).click();
+    await page.getByRole("menuitemradio", { name: "Follow the system's theme" }).click();
+    await eventually(() => setting("hamlet", "color_scheme"), 1);
+    expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("at phone width the sidebars fold into toggles, and links, reloads and the back button land in the same view", async () => {
+    const { page, errors } = await open({ width: 390, height: 844 });
+    await logIn(page, "hamlet");
+    await page.locator(".view-title", { hasText: "Inbox" }).waitFor();
+    const sidebar = page.locator("#left-sidebar");
+    expect(await sidebar.isVisible()).toBe(false);
+    expect(await page.locator("#right-sidebar").isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Channels and views" }).click();
+    await sidebar.locator(".channel-row a", { hasText: "general" }).waitFor({ state: "visible" });
+    await page.screenshot({ path: shot("phone-sidebar"), animations: "disabled" });
+    await sidebar.locator(".channel-row a", { hasText: "general" }).click();
+    await page.locator(".view-title", { hasText: "general" }).waitFor();
+    await sidebar.waitFor({ state: "hidden" });
+    await row(page, "Something is rotten").waitFor();
+    await page.screenshot({ path: shot("phone") });
+
+    // a topic by its link; a reload stays there; back returns to the channel
+    await page.goto(base + "/" + topicHash("ramparts"));
+    await page.locator(".view-title", { hasText: "ramparts" }).waitFor();
+    await page.reload();
+    await page.locator(".view-title", { hasText: "ramparts" }).waitFor();
+    await page.goBack();
+    await page.locator(".view-title", { hasText: "general" }).waitFor();
+    expect(await page.locator(".view-title").textContent()).not.toContain("ramparts");
+    expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("recent conversations list the latest topics and conversations, newest first, muted topics left out", async () => {
+    const { page, errors } = await open();
+    await logIn(page, "hamlet", "/#recent");
+    await page.locator(".view-title", { hasText: "Recent conversations" }).waitFor();
+    const topics = await page.locator(".recent-table .recent-topic").allTextContents();
+    // the journeys above wrote to these, in this order; "battle plans" was muted, so it is left out
+    const order = ["watch", "Othello, the Moor of Venice", "ramparts", "battle plans"].map((t) => topics.indexOf(t));
+    expect(order).toEqual([0, 1, 2, -1]);
+    await page.screenshot({ path: shot("recent") });
+    expect(errors).toEqual([]);
+  }, 20_000);
 });

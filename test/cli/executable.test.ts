@@ -24,6 +24,13 @@ async function run(args: string[], opts: { cwd?: string; env?: Record<string, st
   return { stdout, stderr, code };
 }
 
+/** Logs in through the login form and returns the Cookie header the browser would then send. */
+async function sessionCookie(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/login`, { method: "POST", redirect: "manual", body: new URLSearchParams({ username: email, password }) });
+  expect(res.status).toBe(303);
+  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
 function freePort(): number {
   const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = s.port;
@@ -168,10 +175,21 @@ describe("the single executable", () => {
       const me = (await (await fetch(`${base}/api/v1/users/me`, { headers: auth })).json()) as any;
       expect(me).toMatchObject({ result: "success", user_id: owner.user_id, email: owner.email });
 
-      // The web client's assets are embedded too.
-      const page = await fetch(`${base}/`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain("<title>Parley</title>");
+      // The web app is embedded too, bundled at build time: the login page, and once logged in the
+      // app's page, its hashed script and stylesheet, all served from memory with nothing beside the file.
+      const login = await fetch(`${base}/`);
+      expect(login.status).toBe(200);
+      expect(await login.text()).toContain('<form method="post" action="/login"');
+      const appPage = await fetch(`${base}/`, { headers: { cookie: await sessionCookie(base, owner.email, "correct horse") } });
+      const html = await appPage.text();
+      expect(html).toContain("<title>Parley</title>");
+      const files = [...html.matchAll(/(?:href|src)="(\/static\/[^"]+)"/g)].map((m) => m[1]!);
+      expect(files.some((f) => /^\/static\/main-[a-z0-9]+\.js$/.test(f))).toBe(true);
+      for (const f of files) {
+        const res = await fetch(`${base}${f}`);
+        expect({ f, status: res.status, cache: res.headers.get("cache-control") }).toEqual({ f, status: 200, cache: "public, max-age=31536000, immutable" });
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
+      }
 
       // Send a direct message to oneself and read it back.
       const sent = await fetch(`${base}/api/v1/messages`, {

@@ -8,7 +8,7 @@ import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { updateSetting } from "../api/calls";
 import { keyIds } from "../state/people";
 import type { Narrow } from "../state/narrow";
-import { me, realm, settings, subscriptions } from "../state/store";
+import { me, realm, settings, subscriptions, users } from "../state/store";
 import { attempt } from "../views/menus";
 import { SendIcon } from "../views/icons";
 import { topicText } from "../views/bits";
@@ -33,7 +33,10 @@ function follow(narrow: Narrow) {
 }
 
 function placeholder(): string {
-  if (compose.kind.value === "direct") return "Message these people";
+  if (compose.kind.value === "direct") {
+    const names = compose.recipients.value.map((id) => (id === me.value ? "yourself" : users.value[id]?.full_name)).filter(Boolean);
+    return names.length ? `Message ${names.join(", ")}` : "Message";
+  }
   const ch = compose.streamId.value === null ? null : channels.value[compose.streamId.value];
   if (!ch) return "Message";
   return compose.topic.value ? `Message #${ch.name} › ${topicText(compose.topic.value)}` : `Message #${ch.name}`;

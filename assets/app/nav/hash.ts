@@ -114,12 +114,15 @@ function narrowFromTerms(state: State, terms: [string, string][]): { narrow: Nar
 
 /** The view a URL's hash names, or null for one the app does not show. */
 export function parseHash(state: State, hash: string): View | null {
-  const h = hash.replace(/^#/, "").replace(/\/$/, "");
-  if (h === "") return homeView(state);
-  if (h === "inbox") return { kind: "inbox" };
-  if (h === "recent" || h === "recent_topics") return { kind: "recent" };
-  if (h === "feed" || h === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
+  const h = hash.replace(/^#/, "");
+  const simple = h.replace(/\/$/, "");
+  if (simple === "") return homeView(state);
+  if (simple === "inbox") return { kind: "inbox" };
+  if (simple === "recent" || simple === "recent_topics") return { kind: "recent" };
+  if (simple === "feed" || simple === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
   const parts = h.split("/");
+  // a trailing slash is dropped, but an empty last operand is the empty topic ("…/topic/")
+  if (parts.length % 2 === 0 && parts[parts.length - 1] === "") parts.pop();
   if (parts[0] !== "narrow" || parts.length < 3 || parts.length % 2 === 0) return null;
   const terms: [string, string][] = [];
   try {

@@ -11,7 +11,7 @@ import type { Narrow } from "../state/narrow";
 import { formatWhen } from "../lib/time";
 import { recipientOf, type Recipient } from "./blocks";
 import { ChannelMark, TopicName, UnreadCount } from "./bits";
-import { ClockIcon } from "./icons";
+import { ChatIcon, ClockIcon } from "./icons";
 import { Avatar } from "./people-bits";
 
 const ALL: Narrow = { kind: "all" };
@@ -101,7 +101,10 @@ export function RecentView() {
                             </span>
                           </>
                         ) : (
-                          <span class="recent-topic">{keyIds(r.key).length === 1 && keyIds(r.key)[0] === me.value ? "Notes to yourself" : dmTitle(users.value, r.key)}</span>
+                          <>
+                            <ChatIcon size={16} class="recent-dm-icon" />
+                            <span class="recent-topic">{keyIds(r.key).length === 1 && keyIds(r.key)[0] === me.value ? "Notes to yourself" : dmTitle(users.value, r.key)}</span>
+                          </>
                         )}
                         <UnreadCount count={count} />
                       </a>
