@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { startServer, type CastName, type TestServer } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { hashPassword } from "../../src/actions/users";
+import { makePng, upload } from "../helpers/uploads";
 import { createServer } from "../../src/server";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -151,6 +152,9 @@ describe("the web app in a real browser", () => {
     const othello = await open();
     await logIn(hamlet.page, "hamlet");
     await logIn(othello.page, "othello");
+    // hamlet's page reported him active, and othello sees it in the people list
+    await othello.page.locator(".person-row", { hasText: "King Hamlet" }).locator(".presence-active").waitFor();
+    expect((await s.users.othello.client.get(`/users/${userId("hamlet")}/presence`)).success().presence.aggregated.status).toBe("active");
     // othello picks hamlet from the people list, which opens their conversation
     await othello.page.locator(".person-row", { hasText: "King Hamlet" }).click();
     await othello.page.locator(".view-title", { hasText: "King Hamlet" }).waitFor();
@@ -182,6 +186,9 @@ describe("the web app in a real browser", () => {
     const inboxRow = page.locator(".inbox-topic", { hasText: "battle plans" });
     await inboxRow.locator(".unread-count", { hasText: "3" }).waitFor();
     await eventually(() => page.title(), "(3) Inbox · Zulip Dev");
+    const favicon = () => page.evaluate(() => document.querySelector<HTMLLinkElement>("link[rel=icon]")!.href);
+    await eventually(async () => (await favicon()).startsWith("data:image/png"), true);
+    const withCount = await favicon();
     await page.screenshot({ path: shot("inbox") });
 
     // opening the topic shows the messages, and seeing them marks them read on the server
@@ -189,6 +196,7 @@ describe("the web app in a real browser", () => {
     await row(page, "Then lunch.").waitFor();
     await eventually(async () => (await Promise.all(ids.map((id) => isRead("hamlet", id)))).every(Boolean), true);
     await eventually(() => page.title(), "#general › battle plans · Zulip Dev");
+    await eventually(async () => (await favicon()) !== withCount, true); // the count left the icon
     const topicRow = page.locator(".topic-row", { hasText: "battle plans" });
     expect(await topicRow.locator(".unread-count").count()).toBe(0);
 
@@ -196,6 +204,7 @@ describe("the web app in a real browser", () => {
     const second = row(page, "Then the right.");
     await second.hover();
     await second.getByRole("button", { name: "Message actions" }).click();
+    await page.screenshot({ path: shot("message-menu") });
     await page.getByRole("menuitem", { name: "Mark as unread from here" }).click();
     await topicRow.locator(".unread-count", { hasText: "2" }).waitFor();
     expect([await isRead("hamlet", ids[0]!), await isRead("hamlet", ids[1]!), await isRead("hamlet", ids[2]!)]).toEqual([true, false, false]);
@@ -305,6 +314,123 @@ describe("the web app in a real browser", () => {
     const order = ["watch", "Othello, the Moor of Venice", "ramparts", "battle plans"].map((t) => topics.indexOf(t));
     expect(order).toEqual([0, 1, 2, -1]);
     await page.screenshot({ path: shot("recent") });
+    expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("messages render as Zulip renders them: the reader's mentions, emoji, code colours, spoilers, an image in a lightbox, edit marks, the reader's time format", async () => {
+    const image = await upload(s, "othello", "sunset.png", await makePng(600, 400, "#c2726a"), "image/png");
+    const content = ["Look, @**King Hamlet**! :smile:", "```python", "def greet():", '    return "hi"', "```", "```spoiler How it ends", "They all die.", "```", `[sunset.png](${image.url})`].join("\n");
+    const id = await send("othello", "gallery", content);
+    const { page, errors } = await open();
+    await logIn(page, "hamlet", "/" + topicHash("gallery"));
+    const m = row(page, "Look,");
+    await m.waitFor();
+    expect(await m.locator(".user-mention.user-mention-me").textContent()).toBe("@King Hamlet");
+    expect(await m.locator(".emoji").textContent()).toBe("😄");
+    await m.locator(".codehilite .k", { hasText: "def" }).waitFor();
+    expect(await m.locator(".codehilite .s").textContent()).toBe('"hi"');
+    const spoiler = m.locator(".spoiler-content");
+    expect(await spoiler.isVisible()).toBe(false);
+    await m.locator(".spoiler-header").click();
+    await spoiler.waitFor({ state: "visible" });
+    expect(await spoiler.textContent()).toContain("They all die.");
+    // the thumbnail (made in the background, then re-rendered) opens the full image over the page
+    const thumbnail = m.locator(".message_inline_image img[src*='/user_uploads/']");
+    await thumbnail.waitFor();
+    await thumbnail.click();
+    const lightbox = page.getByRole("dialog");
+    await lightbox.waitFor();
+    expect(await lightbox.locator("img").getAttribute("src")).toContain(image.url);
+    await page.screenshot({ path: shot("lightbox") });
+    await page.keyboard.press("Escape");
+    await lightbox.waitFor({ state: "detached" });
+    // an edit shows at once; the reader's 24-hour setting changes the times shown
+    expect(await m.locator(".message-time").textContent()).toMatch(/[AP]M$/);
+    (await s.users.othello.client.patch(`/messages/${id}`, { content: content.replace("Look,", "Behold,") })).success();
+    await row(page, "Behold,").locator(".edit-mark", { hasText: "EDITED" }).waitFor();
+    (await s.users.hamlet.client.patch("/settings", { twenty_four_hour_time: true })).success();
+    await eventually(async () => /^\d{2}:\d{2}$/.test((await row(page, "Behold,").locator(".message-time").textContent()) ?? ""), true);
+    await page.screenshot({ path: shot("rendering") });
+    expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("a long topic opens at the first unread message, loads newer messages scrolling down and older ones scrolling up", async () => {
+    const ids: number[] = [];
+    for (let i = 1; i <= 130; i++) ids.push(await send("cordelia", "chronicle", `Entry ${i}`));
+    (await s.users.hamlet.client.post("/messages/flags", { messages: ids.slice(0, 30), op: "add", flag: "read" })).success();
+    const { page, errors } = await open({ height: 700 });
+    const entry = (n: number) => page.locator(".message-row", { has: page.locator(".message-content", { hasText: new RegExp(`^Entry ${n}$`) }) });
+    const inView = (n: number) =>
+      entry(n).evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const view = el.closest(".message-scroller")!.getBoundingClientRect();
+        return box.top >= view.top - 2 && box.bottom <= view.bottom;
+      });
+    await logIn(page, "hamlet", "/" + topicHash("chronicle"));
+    const scroller = page.locator(".message-scroller");
+    // it opens on the first unread message, with the newest not fetched yet
+    await entry(31).waitFor();
+    await eventually(() => inView(31), true);
+    expect({ newestShown: await entry(130).count() }).toEqual({ newestShown: 0 });
+    for (let i = 0; i < 20 && !(await entry(130).count()); i++) {
+      await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight));
+      await page.waitForTimeout(150);
+    }
+    await entry(130).waitFor();
+
+    // a link to a message late in the topic opens there (Entry 70 onwards); scrolling up brings the older ones
+    await page.goto(base + "/" + topicHash("chronicle") + `/near/${ids[119]}`);
+    await eventually(async () => [await entry(69).count(), await entry(70).count()], [0, 1]);
+    await eventually(() => inView(120), true);
+    const before = await page.locator(".message-row").count();
+    await scroller.evaluate((el) => (el.scrollTop = 0));
+    await eventually(async () => (await page.locator(".message-row").count()) > before, true);
+    // what was at the top stays where the person was looking, the older messages above it
+    const stays = await entry(70).evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const view = el.closest(".message-scroller")!.getBoundingClientRect();
+      return box.top >= view.top - 2 && box.top < view.bottom;
+    });
+    expect({ before, stays }).toEqual({ before, stays: true });
+    for (let i = 0; i < 20 && !(await page.locator(".list-start").count()); i++) {
+      await scroller.evaluate((el) => (el.scrollTop = 0));
+      await page.waitForTimeout(150);
+    }
+    await entry(1).waitFor();
+    const ordered = (await page.locator(".message-row .message-content").allTextContents()).map((t) => Number(t.replace("Entry ", "")));
+    expect(ordered).toEqual(Array.from({ length: 130 }, (_, i) => i + 1));
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("hamlet picks the people of a direct message by name; a message the server refuses says why and keeps its text", async () => {
+    const { page, errors } = await open();
+    await logIn(page, "hamlet", "/#narrow/is/dm");
+    await page.locator(".view-title", { hasText: "Direct messages" }).waitFor();
+    await page.getByRole("button", { name: "Direct message" }).click();
+    await page.getByRole("combobox", { name: "Add a person" }).fill("cord");
+    await page.getByRole("option", { name: /Cordelia/ }).waitFor();
+    await page.keyboard.press("Enter");
+    expect(await page.locator(".recipient-picker .pill").textContent()).toContain("Cordelia, Lear's daughter");
+    await page.fill(".compose-text", "Speak, Cordelia.");
+    await page.press(".compose-text", "Control+Enter");
+    await row(page, "Speak, Cordelia.").waitFor();
+    const dm = await s.app.db.get<{ dm_key: string }>("SELECT dm_key FROM messages WHERE content = 'Speak, Cordelia.'");
+    expect(dm?.dm_key).toBe([userId("hamlet"), userId("cordelia")].sort((a, b) => a - b).join(","));
+
+    // cordelia leaves the organization; hamlet's next message to her is refused, and he is told
+    (await s.users.iago.client.delete(`/users/${userId("cordelia")}`)).success();
+    try {
+      await page.fill(".compose-text", "Nothing will come of nothing.");
+      await page.press(".compose-text", "Control+Enter");
+      const error = page.locator(".compose-error");
+      await error.waitFor();
+      expect(await error.textContent()).toMatch(/^Your message was not sent: .+/);
+      expect(await page.inputValue(".compose-text")).toBe("Nothing will come of nothing.");
+      expect(await row(page, "Nothing will come of nothing.").count()).toBe(0);
+      expect(await s.app.db.get("SELECT id FROM messages WHERE content = 'Nothing will come of nothing.'")).toBeUndefined();
+    } finally {
+      (await s.users.iago.client.post(`/users/${userId("cordelia")}/reactivate`)).success();
+    }
     expect(errors).toEqual([]);
   }, 20_000);
 });

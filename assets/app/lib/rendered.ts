@@ -57,7 +57,11 @@ export function finishRendering(root: HTMLElement, ctx: RenderContext): void {
       a.rel = "noopener noreferrer";
     }
   }
-  for (const img of root.querySelectorAll<HTMLImageElement>("img")) img.loading = "lazy";
+  for (const img of root.querySelectorAll<HTMLImageElement>("img")) {
+    img.loading = "lazy";
+    // a thumbnail still being made: the server names Zulip's spinner image; the stylesheet draws one instead
+    if (img.classList.contains("image-loading-placeholder") && img.getAttribute("src")?.startsWith("/static/images/")) img.removeAttribute("src");
+  }
   for (const spoiler of root.querySelectorAll<HTMLElement>(".spoiler-header")) {
     spoiler.setAttribute("role", "button");
     spoiler.tabIndex = 0;

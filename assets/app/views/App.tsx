@@ -59,21 +59,33 @@ function Main({ v }: { v: View }) {
   return <MessageView key={`${narrowKey(v.narrow)}/${v.near ?? ""}`} narrow={v.narrow} near={v.near} />;
 }
 
+/** The page's title and icon carry the view's name and the unread count. */
+function TitleAndIcon({ v }: { v: View }) {
+  const total = counts.value.total;
+  const title = viewTitle(v);
+  const name = realm.value.name;
+  useEffect(() => {
+    showTitle(title, name, total);
+    showUnreadInFavicon(total);
+  }, [title, name, total]);
+  return null;
+}
+
+/** The theme: the person's color_scheme setting, or the system's when it says to follow it. */
+function Theme() {
+  const scheme = settings.value.color_scheme;
+  const dark = scheme === SCHEME.dark || (scheme === SCHEME.automatic && prefersDark.value);
+  useEffect(() => {
+    document.documentElement.dataset.theme = dark ? "dark" : "light";
+  }, [dark]);
+  return null;
+}
+
 export function App({ onRetry }: { onRetry(): void }) {
   const v = view.value;
   const [leftOpen, setLeftOpen] = useState(false);
   const [rightOpen, setRightOpen] = useState(false);
-  const scheme = settings.value.color_scheme;
-  const dark = scheme === SCHEME.dark || (scheme === SCHEME.automatic && prefersDark.value);
-  const total = counts.value.total;
 
-  useEffect(() => {
-    document.documentElement.dataset.theme = dark ? "dark" : "light";
-  }, [dark]);
-  useEffect(() => {
-    showTitle(viewTitle(v), realm.value.name, total);
-    showUnreadInFavicon(total);
-  });
   useEffect(() => {
     setLeftOpen(false);
     setRightOpen(false);
@@ -91,6 +103,8 @@ export function App({ onRetry }: { onRetry(): void }) {
 
   return (
     <div class={`app-shell ${leftOpen ? "left-open" : ""} ${rightOpen ? "right-open" : ""}`}>
+      <TitleAndIcon v={v} />
+      <Theme />
       <a class="skip-link" href="#main-pane" onClick={(e) => (e.preventDefault(), document.getElementById("main-pane")?.focus())}>
         Skip to the messages
       </a>

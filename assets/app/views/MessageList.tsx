@@ -99,7 +99,8 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     if (target.scrollTo === "bottom") el.scrollTop = el.scrollHeight;
     else {
       const row = el.querySelector<HTMLElement>(`[data-message-id="${target.scrollTo}"]`);
-      if (row) el.scrollTop = Math.max(0, row.offsetTop - el.clientHeight / 3);
+      // the message a third of the way down, as Zulip places the one it opens at
+      if (row) el.scrollTop = Math.max(0, el.scrollTop + row.getBoundingClientRect().top - el.getBoundingClientRect().top - el.clientHeight / 3);
       else el.scrollTop = el.scrollHeight;
     }
     onPositioned();

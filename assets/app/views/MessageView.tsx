@@ -36,7 +36,6 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
   const [failed, setFailed] = useState<string | null>(null);
   const [readingPaused, setReadingPaused] = useState(false);
   const [attempt, setAttempt] = useState(0);
-  const known = lists.value[key];
 
   useEffect(() => {
     setReadingPaused(false);
@@ -83,7 +82,7 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
     <ViewContext.Provider value={actions}>
       <div class="message-view">
         <NarrowHeader narrow={narrow} />
-        {failed && !known ? (
+        {failed && !lists.peek()[key] ? (
           <div class="list-error view-error" role="alert">
             These messages could not be loaded: {failed}{" "}
             <button type="button" class="link-button" onClick={() => setAttempt(attempt + 1)}>

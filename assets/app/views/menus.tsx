@@ -48,9 +48,9 @@ export function channelMenuItems(streamId: number): MenuItem[] {
 }
 
 export const TopicMenu = ({ streamId, topic, displayName }: { streamId: number; topic: string; displayName: string }) => (
-  <MenuButton label={`Topic actions for ${displayName}`} items={() => topicMenuItems(streamId, topic)} class="row-menu" />
+  <MenuButton label={`Topic actions for ${displayName}`} items={() => topicMenuItems(streamId, topic)} class="row-menu" alignEnd />
 );
 
 export const ChannelMenu = ({ streamId, name }: { streamId: number; name: string }) => (
-  <MenuButton label={`Channel actions for ${name}`} items={() => channelMenuItems(streamId)} class="row-menu" />
+  <MenuButton label={`Channel actions for ${name}`} items={() => channelMenuItems(streamId)} class="row-menu" alignEnd />
 );
