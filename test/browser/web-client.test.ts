@@ -59,6 +59,8 @@ async function open(opts: { width?: number; height?: number; dark?: boolean } = 
   page.setDefaultTimeout(5000);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // the strict Content-Security-Policy must not have to refuse anything the app does
+  page.on("console", (m) => m.type() === "error" && /Content Security Policy/i.test(m.text()) && errors.push(m.text()));
   return { context, page, errors };
 }
 
