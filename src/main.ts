@@ -12,7 +12,9 @@ import { SchemaTooNewError } from "./store/migrate";
 import { ZulipError } from "./errors";
 import { randomAlnum } from "./lib/random";
 import { serve } from "./serve";
-import { backupDatabase } from "./store/backup";
+import { snapshotDatabase } from "./store/snapshot";
+import { BackupSourceError, writeBackup } from "./backup/create";
+import { restoreBackup, RestoreError } from "./backup/restore";
 import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
 import { openDb, type Db } from "./store/db";
 
@@ -24,6 +26,10 @@ Usage:
   parley create-user [--config FILE] [--data-dir DIR] --email EMAIL --full-name NAME [--password PW]
                      [--role owner|administrator|moderator|member|guest] [--can-create-users] [--zuliprc FILE]
   parley backup      [--config FILE] [--data-dir DIR] --to FILE
+                     one archive (tar; gzipped when FILE ends in .tar.gz or .tgz) of the database, the
+                     uploads and a manifest with checksums, written while Parley serves
+  parley restore     FILE [--data-dir DIR]
+                     restores an archive into an empty or new data dir, after checking every checksum
   parley copy-db     [--config FILE] [--data-dir DIR] --to URL [--auth-token TOKEN]
                      copies the embedded database into an empty libSQL database (libsql://, http://, file:)
   parley --help | --version
@@ -45,6 +51,7 @@ const COMMANDS = {
   init: { ...COMMON, "org-name": { type: "string" }, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, zuliprc: { type: "string" } },
   "create-user": { ...COMMON, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, role: { type: "string" }, "can-create-users": { type: "boolean" }, zuliprc: { type: "string" } },
   backup: { ...COMMON, to: { type: "string" } },
+  restore: { ...COMMON },
   "copy-db": { ...COMMON, to: { type: "string" }, "auth-token": { type: "string" } },
 } as const;
 
@@ -62,8 +69,11 @@ export async function main(argv: string[]): Promise<number> {
     if (!(command in COMMANDS)) throw new UsageError(`unknown command '${command}'`);
     const options = COMMANDS[command as keyof typeof COMMANDS];
     let values: Record<string, string | boolean | undefined>;
+    let positionals: string[] = [];
     try {
-      values = parseArgs({ args: rest, options, strict: true, allowPositionals: false }).values as typeof values;
+      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: command === "restore" });
+      values = parsed.values as typeof values;
+      positionals = parsed.positionals;
     } catch (e) {
       throw new UsageError((e as Error).message.replace(/^.*?: /, "").split(". ")[0]!);
     }
@@ -87,6 +97,8 @@ export async function main(argv: string[]): Promise<number> {
         return await addUser(config, values);
       case "backup":
         return await backup(config, values);
+      case "restore":
+        return await restore(config, restoreFile(positionals));
       case "copy-db":
         return await copyDb(config, values);
     }
@@ -158,14 +170,41 @@ async function addUser(config: Parameters<typeof openApp>[0], values: Record<str
   });
 }
 
+/** backup: reads the data dir without opening the app (no migration, no lock), so it runs beside a live server. */
 async function backup(config: Parameters<typeof openApp>[0], values: Record<string, any>) {
   required(values, "to");
   if (existsSync(values.to)) throw new UsageError(`--to ${values.to} already exists`);
-  return withApp(config, async (app) => {
-    await backupDatabase(app.db, values.to);
-    console.log(JSON.stringify({ backup: values.to }));
+  try {
+    const { manifest, bytes } = await writeBackup(config, values.to);
+    console.log(JSON.stringify({ backup: values.to, bytes, schema_version: manifest.schema_version, counts: manifest.counts }));
     return 0;
-  });
+  } catch (e) {
+    if (e instanceof BackupSourceError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+function restoreFile(positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? `restore takes one archive, got ${positionals.length}` : "restore needs the archive: parley restore FILE --data-dir DIR");
+  return positionals[0]!;
+}
+
+/** restore: into an empty or new data dir; refuses (exit 1, nothing written) a damaged archive. */
+async function restore(config: Parameters<typeof openApp>[0], file: string) {
+  try {
+    const manifest = await restoreBackup(file, config.data_dir);
+    console.log(JSON.stringify({ restored: config.data_dir, created_at: manifest.created_at, schema_version: manifest.schema_version, counts: manifest.counts }));
+    if (!config.storage.database.endsWith(join(config.data_dir, "parley.db")) || config.storage.uploads_dir !== join(config.data_dir, "uploads")) {
+      console.error(`parley: note: the archive was restored as a standard data dir (parley.db and uploads/ in ${config.data_dir}); this configuration keeps its database or uploads elsewhere`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof RestoreError) {
+      console.error(`parley: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
 }
 
 /**
@@ -179,7 +218,7 @@ async function copyDb(config: Parameters<typeof openApp>[0], values: Record<stri
   const snapshot = join(config.data_dir, `copy-snapshot-${process.pid}.db`);
   rmSync(snapshot, { force: true });
   try {
-    await withApp(config, (app) => backupDatabase(app.db, snapshot));
+    await withApp(config, (app) => snapshotDatabase({ url: config.storage.database, db: app.db }, snapshot));
     const source = await openDb(`file:${snapshot}`);
     let target: Db | null = null;
     try {

@@ -1,4 +1,4 @@
-import type { Db, Row } from "./db";
+import type { Db, Row, Sql } from "./db";
 import { markAllIndexed } from "./search-index";
 
 export interface CopyProgress {
@@ -18,6 +18,8 @@ export interface CopyOptions {
   onProgress?: (p: CopyProgress) => void;
   /** rows read and written per transaction (tests make it small to cross pages) */
   rowsPerTransaction?: number;
+  /** stops the copy between two pages */
+  signal?: AbortSignal;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface CopyOptions {
  * add rows).
  * Full-text indexes are rebuilt from their content tables instead of copying their shadow tables.
  */
-export async function copyDatabase(source: Db, target: Db, opts: CopyOptions = {}): Promise<CopyProgress[]> {
+export async function copyDatabase(source: Pick<Sql, "all">, target: Db, opts: CopyOptions = {}): Promise<CopyProgress[]> {
   const existing = await target.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' LIMIT 1");
   if (existing.length) throw new CopyTargetNotEmptyError(`the target database is not empty (it has a table '${existing[0]!.name}')`);
 
@@ -47,7 +49,7 @@ export async function copyDatabase(source: Db, target: Db, opts: CopyOptions = {
   const copied: CopyProgress[] = [];
   for (const t of tables) {
     if (virtual.includes(t)) continue;
-    const rows = await copyTable(source, target, t.name, opts.rowsPerTransaction ?? ROWS_PER_TRANSACTION);
+    const rows = await copyTable(source, target, t.name, opts.rowsPerTransaction ?? ROWS_PER_TRANSACTION, opts.signal);
     const p = { table: t.name, rows };
     copied.push(p);
     opts.onProgress?.(p);
@@ -67,7 +69,7 @@ export async function copyDatabase(source: Db, target: Db, opts: CopyOptions = {
   return copied;
 }
 
-async function copyTable(source: Db, target: Db, table: string, pageSize: number): Promise<number> {
+async function copyTable(source: Pick<Sql, "all">, target: Db, table: string, pageSize: number, signal?: AbortSignal): Promise<number> {
   const info = await source.all<{ name: string; pk: number }>("SELECT name, pk FROM pragma_table_info(?)", [table]);
   const columns = info.map((c) => c.name);
   const withoutRowid = (await source.all("SELECT 1 FROM pragma_table_list WHERE name = ? AND wr = 1", [table])).length > 0;
@@ -80,6 +82,7 @@ async function copyTable(source: Db, target: Db, table: string, pageSize: number
   let copied = 0;
   let last: unknown[] | null = null;
   for (;;) {
+    signal?.throwIfAborted();
     const where = last ? `WHERE (${keyList}) > (${key.map(() => "?").join(", ")})` : "";
     const page: Row[] = await source.all<Row>(
       `SELECT ${key.map((k, i) => `${k} AS "__key${i}"`).join(", ")}, ${list} FROM "${table}" ${where} ORDER BY ${keyList} LIMIT ?`,

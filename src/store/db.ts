@@ -31,6 +31,11 @@ export interface Db extends Sql {
   tx<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   /** A consistent copy of the embedded database (SQLite's VACUUM INTO), taken while serving. */
   backupTo(path: string): Promise<void>;
+  /**
+   * Runs fn on one read transaction: every read sees the database as it was when the transaction
+   * began (a long copy stays consistent while writes go on). Reads only.
+   */
+  readTransaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   close(): void;
   readonly local: boolean;
 }
@@ -287,6 +292,18 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
       tx,
       local,
       backupTo: async (to) => void reader.run("VACUUM INTO ?", [to]),
+      // a connection of its own: the shared reader must keep seeing every commit
+      async readTransaction(fn) {
+        const c = new LocalConnection(new Database(path));
+        try {
+          c.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+          c.exec("BEGIN");
+          return await fn(localSql(c, versions, null, true));
+        } finally {
+          if (c.db.inTransaction) c.exec("COMMIT");
+          c.db.close();
+        }
+      },
       close() {
         if (closed) return;
         closed = true;
@@ -333,6 +350,15 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
     local,
     backupTo: async () => {
       throw new Error("backup works on the embedded database; back up a libSQL server with its own tools");
+    },
+    async readTransaction(fn) {
+      const t = await client.transaction("read");
+      try {
+        return await fn(remoteSql(t, versions, null, true));
+      } finally {
+        await t.rollback().catch(() => {});
+        t.close();
+      }
     },
     close() {
       if (closed) return;

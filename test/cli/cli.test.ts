@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
@@ -224,13 +224,16 @@ describe("parley serve", () => {
 });
 
 describe("parley backup", () => {
-  test("writes a consistent copy of the database", () => {
+  test("writes one archive holding a consistent copy of the database (see backup.test.ts for the rest)", () => {
     const dir = freshDir();
     expect(run(["init", "--data-dir", dir, "--org-name", "Acme", "--email", "a@acme.test", "--full-name", "A"]).code).toBe(0);
-    const to = join(root, "backup.db");
+    const to = join(root, "backup.tar");
     const r = run(["backup", "--data-dir", dir, "--to", to]);
     expect(r.code).toBe(0);
-    const db = new Database(to, { readonly: true });
+    const out = join(root, "unpacked");
+    mkdirSync(out);
+    expect(Bun.spawnSync(["tar", "xf", to, "-C", out]).exitCode).toBe(0);
+    const db = new Database(join(out, "parley-data", "parley.db"), { readonly: true });
     expect(db.query("SELECT email FROM users").all()).toEqual([{ email: "a@acme.test" }]);
     db.close();
     expect(run(["backup", "--data-dir", dir, "--to", to]).code).toBe(2); // refuses to overwrite
