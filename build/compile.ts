@@ -21,6 +21,7 @@ const NM = join(ROOT, "node_modules");
 const NATIVE_TS = join(ROOT, "src/lib/native.ts");
 const MAIN = join(ROOT, "src/main.ts");
 const CHECKPOINT_WORKER = join(ROOT, "src/store/checkpoint-worker.ts");
+const SNAPSHOT_WORKER = join(ROOT, "src/store/snapshot-worker.ts");
 const EMBEDDED_TS = join(ROOT, "build/out/embedded.ts");
 const WEB_SOURCE_TS = join(ROOT, "src/web/source.ts");
 const EMBEDDED_WEB_TS = join(ROOT, "build/out/web-embedded.ts");
@@ -134,8 +135,8 @@ export async function compile(outfile = join(ROOT, "build/parley"), entry = MAIN
 
 async function bundle(outfile: string, entry: string, bytecodeOrder: string | null): Promise<void> {
   const result = await Bun.build({
-    // the store's checkpoint thread is a Worker: its file must be an entry point of its own (Bun's rule)
-    entrypoints: resolve(entry) === MAIN ? [entry, CHECKPOINT_WORKER] : [entry],
+    // the store's checkpoint and snapshot threads are Workers: each file must be an entry point of its own (Bun's rule)
+    entrypoints: resolve(entry) === MAIN ? [entry, CHECKPOINT_WORKER, SNAPSHOT_WORKER] : [entry],
     compile: {
       target: "bun-linux-x64",
       outfile,

@@ -240,6 +240,15 @@ describe("the single executable", () => {
         expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(840);
         expect(readdirSync(cache).some((f) => f.includes("libvips-cpp.so"))).toBe(true);
       }
+      // backup while serving (the snapshot thread is embedded too), and restore
+      const archive = join(root, "exe-backup.tar.gz");
+      const backup = await run(["backup", "--data-dir", data, "--to", archive], { env: noTmp });
+      expect(backup.stderr).toBe("");
+      expect(backup.code).toBe(0);
+      expect(JSON.parse(backup.stdout).counts).toMatchObject({ attachments: 1, users: 1 });
+      const restored = await run(["restore", archive, "--data-dir", join(root, "exe-restored")], { env: noTmp });
+      expect(restored.stderr).toBe("");
+      expect(JSON.parse(restored.stdout).counts).toEqual(JSON.parse(backup.stdout).counts);
       console.log(
         `executable: built in ${(buildMs / 1000).toFixed(1)} s, ${(statSync(exe).size / 1048576).toFixed(1)} MiB, first answer after ${startMs.toFixed(0)} ms`,
       );
