@@ -26,6 +26,7 @@ export function loadConfig(flags: Overrides = {}, env: Record<string, string | u
   if (!cfg.storage.database) cfg.storage.database = `file:${join(dataDir, "parley.db")}`;
   if (!cfg.storage.uploads_dir) cfg.storage.uploads_dir = join(dataDir, "uploads");
   else if (!isAbsolute(cfg.storage.uploads_dir)) cfg.storage.uploads_dir = resolve(dataDir, cfg.storage.uploads_dir);
+  if (cfg.backup.dir && !isAbsolute(cfg.backup.dir)) cfg.backup.dir = resolve(dataDir, cfg.backup.dir);
   if (!cfg.server.external_url) cfg.server.external_url = `http://${hostForUrl(cfg.server.host)}:${cfg.server.port}`;
   cfg.server.external_url = cfg.server.external_url.replace(/\/+$/, "");
   return cfg;

@@ -39,6 +39,13 @@ export const ConfigSchema = t.Object(
       event_queue_idle_minutes: t.Number({ minimum: 0, default: 10 }),
     }),
     push: section({ relay_url: t.String({ default: "" }) }),
+    // automatic backups by the timer loop; off while dir is empty
+    backup: section({
+      dir: t.String({ default: "" }),
+      every_hours: t.Number({ exclusiveMinimum: 0, default: 24 }),
+      keep: t.Integer({ minimum: 1, default: 7 }),
+      gzip: t.Boolean({ default: true }),
+    }),
     email: section({
       smtp_url: t.String({ default: "" }),
       from: t.String({ default: "Parley <noreply@parley.localhost>" }),

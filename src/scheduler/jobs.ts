@@ -9,12 +9,13 @@ import { applyMessageRetention } from "../actions/retention";
 import { markIdlePresenceOffline } from "../actions/presence";
 import { syncFullMembers } from "../actions/user-updates";
 import { raiseUnreadFloorsWhenQuiet } from "../actions/messages/unread-floors";
+import { backUpWhenDue } from "../actions/backups";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-const job = (name: string, intervalMs: number, run: (app: App) => unknown): Job => ({ name, intervalMs, run: async (app) => run(app) });
+const job = (name: string, intervalMs: number, run: (app: App, signal: AbortSignal) => unknown): Job => ({ name, intervalMs, run: async (app, signal) => run(app, signal) });
 
 /** Every job of the built-in loop. Each only calls an action. */
 export function defaultJobs(): Job[] {
@@ -37,5 +38,7 @@ export function defaultJobs(): Job[] {
     job("mark-presence-offline", MINUTE, markIdlePresenceOffline),
     // members whose waiting period has passed join role:fullmembers (Zulip's daily promote_new_full_members)
     job("sync-full-members", HOUR, (app) => (app.realm ? syncFullMembers(app) : undefined)),
+    // [backup] dir: an archive every every_hours (it checks the newest archive's time), the oldest pruned
+    job("backup", MINUTE, backUpWhenDue),
   ];
 }

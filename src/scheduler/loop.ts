@@ -4,7 +4,8 @@ import type { App } from "../app";
 export interface Job {
   name: string;
   intervalMs: number;
-  run(app: App): Promise<unknown>;
+  /** `signal` aborts when the loop stops: a long job (a backup) gives up instead of holding up shutdown. */
+  run(app: App, signal: AbortSignal): Promise<unknown>;
 }
 
 interface JobState {
@@ -23,6 +24,7 @@ export class Scheduler {
   private readonly states: JobState[];
   private timer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly app: App,
@@ -57,7 +59,7 @@ export class Scheduler {
 
   private async runOne(s: JobState): Promise<void> {
     try {
-      await s.job.run(this.app);
+      await s.job.run(this.app, this.stopping.signal);
       s.failures = 0;
     } catch (e) {
       s.failures++;
@@ -72,9 +74,10 @@ export class Scheduler {
     return this.states.map((s) => ({ name: s.job.name, running: s.running !== null, nextRunAt: s.nextRunAt, failures: s.failures }));
   }
 
-  /** Stops the timer and waits for running jobs to finish. */
+  /** Stops the timer, tells running jobs to give up, and waits for them to finish. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort(new Error("shutting down"));
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await Promise.all(this.states.map((s) => s.running).filter(Boolean));

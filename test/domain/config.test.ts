@@ -20,6 +20,7 @@ describe("config defaults", () => {
     expect(c.limits).toEqual({ max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024, max_file_upload_size_mib: 25 });
     expect(c.rate_limit).toEqual({ requests_per_minute: 200, unauthenticated_per_minute: 100 });
     expect(c.retention).toEqual({ unreferenced_upload_days: 21, event_queue_idle_minutes: 10 });
+    expect(c.backup).toEqual({ dir: "", every_hours: 24, keep: 7, gzip: true });
   });
 
   test("the default data dir is ./parley-data", () => {
@@ -64,5 +65,22 @@ describe("bad config names the key", () => {
 
   test("a bad PARLEY_PORT", () => {
     expect(() => loadConfig({}, { PARLEY_PORT: "99999" })).toThrow("PARLEY_PORT must be a port number");
+  });
+});
+
+describe("[backup]", () => {
+  test("a relative dir is under the data dir; every_hours, keep and gzip are read", () => {
+    const c = loadConfig({ dataDir: "/srv/parley", config: file("b.toml", '[backup]\ndir = "backups"\nevery_hours = 0.5\nkeep = 3\ngzip = false\n') }, {});
+    expect(c.backup).toEqual({ dir: "/srv/parley/backups", every_hours: 0.5, keep: 3, gzip: false });
+    expect(loadConfig({ dataDir: "/srv/parley", config: file("b2.toml", '[backup]\ndir = "/mnt/usb/parley"\n') }, {}).backup.dir).toBe("/mnt/usb/parley");
+  });
+
+  test("bad values name the key", () => {
+    expect(() => parseConfig({ backup: { every_hours: 0 } })).toThrow(/config key 'backup\.every_hours'/);
+    expect(() => parseConfig({ backup: { keep: 0 } })).toThrow(/config key 'backup\.keep'/);
+    expect(() => parseConfig({ backup: { keep: 2.5 } })).toThrow(/config key 'backup\.keep'/);
+    expect(() => parseConfig({ backup: { dir: 7 } })).toThrow(/config key 'backup\.dir'/);
+    expect(() => parseConfig({ backup: { gzip: "yes" } })).toThrow(/config key 'backup\.gzip'/);
+    expect(() => parseConfig({ backup: { every: 1 } })).toThrow("unknown config key 'backup.every'");
   });
 });

@@ -38,6 +38,7 @@ describe("the default jobs", () => {
     expect(jobs.map((j) => j.name).sort()).toEqual(
       [
         "apply-message-retention",
+        "backup",
         "delete-stale-invites",
         "delete-unreferenced-uploads",
         "deliver-scheduled-messages",
