@@ -1,6 +1,6 @@
 import type { Config } from "./config/schema";
-import { closeApp, openApp } from "./app";
-import { createServer } from "./server";
+import { closeApp, openApp, type App } from "./app";
+import { createMetricsServer, createServer } from "./server";
 import { ensureOrganization } from "./main";
 import { startScheduler } from "./scheduler";
 import { loadWebBuild } from "./web/source";
@@ -21,6 +21,14 @@ export async function serve(config: Config): Promise<number> {
   } catch (e) {
     await closeApp(app);
     throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${(e as Error).message}`);
+  }
+  let metricsServer: ReturnType<typeof listenForMetrics>;
+  try {
+    metricsServer = listenForMetrics(app);
+  } catch (e) {
+    await server.stop(true);
+    await closeApp(app);
+    throw e;
   }
   const { firstTick } = startScheduler(app);
   // from source the web app is bundled now rather than on the first visit (the executable has it built in)
@@ -44,6 +52,7 @@ export async function serve(config: Config): Promise<number> {
     if (stopping) return;
     stopping = true;
     app.log.info("shutting down");
+    void metricsServer?.stop(true);
     const inflight = server.stop(false); // stop accepting; in-flight requests finish
     app.events.releaseAll(); // parked long-polls answer now
     await inflight;
@@ -53,4 +62,18 @@ export async function serve(config: Config): Promise<number> {
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   return -1;
+}
+
+/** [metrics] port: a listener of its own for /metrics (and /health), e.g. on 127.0.0.1 for a local Prometheus. */
+function listenForMetrics(app: App) {
+  const { enabled, host, port } = app.config.metrics;
+  if (!enabled || !port) return null;
+  const server = createMetricsServer(app);
+  try {
+    server.listen({ hostname: host, port, reusePort: false });
+  } catch (e) {
+    throw new Error(`cannot listen for metrics on ${host}:${port}: ${(e as Error).message}`);
+  }
+  console.log(`Metrics at http://${host.includes(":") ? `[${host}]` : host}:${port}/metrics`);
+  return server;
 }

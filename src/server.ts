@@ -6,12 +6,20 @@ import { webRoutes } from "./routes/web";
 import { uploadFileRoutes } from "./routes/upload-files";
 import { joinRoutes } from "./routes/join";
 import { emojiDataRoutes } from "./routes/emoji-data";
+import { healthRoutes } from "./routes/health";
+import { metricsRoutes } from "./routes/metrics";
+import { errorStatus, requestMetrics } from "./http/request-metrics";
+import { enableMetrics } from "./actions/metrics";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
   const api = apiRoutes(app);
   const uploadLimit = (app.config.limits.max_file_upload_size_mib + 1) * 1024 * 1024;
-  const server: Elysia<any, any, any, any, any, any, any> = new Elysia()
+  const metrics = app.config.metrics;
+  const server: Elysia<any, any, any, any, any, any, any> = new Elysia();
+  // first of all, so every request is timed (only when metrics are on: no hook otherwise)
+  if (metrics.enabled) server.use(requestMetrics(enableMetrics(app)));
+  server
     .use(uploadFileRoutes(app)) // first: its request hook answers tus OPTIONS/HEAD before the generic handling below
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;
@@ -29,9 +37,14 @@ export function createServer(app: App) {
     .onError(({ error, code, request }) => {
       if (code === "NOT_FOUND") {
         const allowed = allowedMethods(new URL(request.url).pathname);
-        if (allowed.length) return json({ result: "error", msg: "Method Not Allowed", code: "BAD_REQUEST", allowed_methods: allowed }, 405);
+        if (allowed.length) {
+          errorStatus.set(request, 405);
+          return json({ result: "error", msg: "Method Not Allowed", code: "BAD_REQUEST", allowed_methods: allowed }, 405);
+        }
       }
-      return errorResponse(error, code, app.log, request);
+      const response = errorResponse(error, code, app.log, request);
+      errorStatus.set(request, response.status);
+      return response;
     })
     .onAfterHandle(({ set }) => {
       if (!set.headers["cache-control"]) set.headers["cache-control"] = "no-store, no-cache, must-revalidate, max-age=0";
@@ -39,7 +52,10 @@ export function createServer(app: App) {
     .use(api)
     .use(webRoutes(app))
     .use(emojiDataRoutes())
-    .use(joinRoutes(app));
+    .use(joinRoutes(app))
+    .use(healthRoutes(app));
+  // metrics on the main port unless [metrics] port gives them a listener of their own (createMetricsServer)
+  if (metrics.enabled && !metrics.port) server.use(metricsRoutes(app));
 
   async function headAsGet(request: Request): Promise<Response> {
     const res = await server.handle(new Request(request.url, { method: "GET", headers: request.headers }));
@@ -68,3 +84,11 @@ function pathRegex(path: string): RegExp {
 }
 
 export type Server = ReturnType<typeof createServer>;
+
+/** The separate metrics listener ([metrics] port): /metrics and /health only. Never listens itself. */
+export function createMetricsServer(app: App) {
+  return new Elysia()
+    .onError(({ error, code, request }) => errorResponse(error, code, app.log, request))
+    .use(metricsRoutes(app))
+    .use(healthRoutes(app));
+}

@@ -27,6 +27,7 @@ export function loadConfig(flags: Overrides = {}, env: Record<string, string | u
   if (!cfg.storage.uploads_dir) cfg.storage.uploads_dir = join(dataDir, "uploads");
   else if (!isAbsolute(cfg.storage.uploads_dir)) cfg.storage.uploads_dir = resolve(dataDir, cfg.storage.uploads_dir);
   if (cfg.backup.dir && !isAbsolute(cfg.backup.dir)) cfg.backup.dir = resolve(dataDir, cfg.backup.dir);
+  checkMetrics(cfg);
   if (!cfg.server.external_url) cfg.server.external_url = `http://${hostForUrl(cfg.server.host)}:${cfg.server.port}`;
   cfg.server.external_url = cfg.server.external_url.replace(/\/+$/, "");
   return cfg;
@@ -44,6 +45,14 @@ export function parseConfig(raw: unknown): Omit<Config, "data_dir"> {
     );
   }
   return withDefaults as Omit<Config, "data_dir">;
+}
+
+/** Metrics on the main port answer only with the token: that port is the one the world reaches. */
+function checkMetrics(cfg: Config) {
+  const m = cfg.metrics;
+  if (m.enabled && m.port === 0 && !m.token) {
+    throw new ConfigError("config key 'metrics.token': required when metrics are served on the main port (or set metrics.port for a separate listener)");
+  }
 }
 
 export function portFrom(text: string, name: string): number {

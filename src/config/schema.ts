@@ -46,6 +46,13 @@ export const ConfigSchema = t.Object(
       keep: t.Integer({ minimum: 1, default: 7 }),
       gzip: t.Boolean({ default: true }),
     }),
+    // Prometheus metrics at /metrics; port 0 serves them on the main port (token required there)
+    metrics: section({
+      enabled: t.Boolean({ default: false }),
+      host: t.String({ default: "127.0.0.1" }),
+      port: t.Integer({ minimum: 0, maximum: 65535, default: 0 }),
+      token: t.String({ default: "" }),
+    }),
     email: section({
       smtp_url: t.String({ default: "" }),
       from: t.String({ default: "Parley <noreply@parley.localhost>" }),

@@ -129,6 +129,13 @@ export class EventHub {
     return this.queues.size;
   }
 
+  /** Long-polls parked now (read by /metrics: a walk over the queues). */
+  get heldPolls(): number {
+    let n = 0;
+    for (const q of this.queues.values()) if (q.connected) n++;
+    return n;
+  }
+
   /** Whether any queue was registered with all_public_streams. */
   get hasAllPublicQueues(): boolean {
     return this.allPublic.size > 0;

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { App } from "../app";
 import { unauthorized, ZulipError } from "../errors";
 import { findUserByApiKey, type UserRow } from "../store/users";
@@ -76,4 +77,13 @@ async function authenticateSession(app: App, token: string): Promise<UserRow> {
   if (!row || row.expires * 1000 < app.clock.now()) throw new ZulipError("UNAUTHORIZED", "Not logged in: API authentication or user session required", 401, {}, { "WWW-Authenticate": 'Session realm="zulip"' });
   const { expires: _expires, ...user } = row;
   return checkActive(app, user as UserRow);
+}
+
+/** Whether the request carries `Authorization: Bearer <token>` (compared in constant time). */
+export function bearerMatches(request: Request, token: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+  if (!m) return false;
+  const given = Buffer.from(m[1]!);
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
 }

@@ -3,7 +3,8 @@
 // loopback, and prints each figure beside the baselines measured in the same run. Writes JSON to
 // bench-results/. Options: --exe (use build/parley) or --exe=PATH, --quick (smaller data, shorter runs),
 // --only=NAME,..., --profile=DIR (Bun's --cpu-prof of the server from source, one .cpuprofile per start),
-// --repeat=N (the send and presence scenarios N times each: the median run, with the spread).
+// --repeat=N (the send and presence scenarios N times each: the median run, with the spread),
+// --metrics (the server runs with [metrics] enabled, to measure what counting every request costs).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -24,7 +25,8 @@ const SECONDS = quick ? 2000 : 5000;
 const REPEAT = Math.max(1, Number(process.argv.find((a) => a.startsWith("--repeat="))?.slice(9) ?? 1) || 1);
 const MESSAGES = quick ? 100_000 : 1_000_000;
 const dir = mkdtempSync(join(tmpdir(), "parley-bench-"));
-const results: Record<string, any> = { date: new Date().toISOString(), quick, exe: useExe };
+const withMetrics = process.argv.includes("--metrics");
+const results: Record<string, any> = { date: new Date().toISOString(), quick, exe: useExe, metrics: withMetrics };
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
 const profileDir = process.argv.find((a) => a.startsWith("--profile="))?.slice(10);
@@ -138,7 +140,8 @@ async function api(auth: string, method: string, path: string, params: Record<st
 }
 
 async function main() {
-  writeFileSync(join(dir, "bench.toml"), "[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n");
+  const metricsToml = withMetrics ? '[metrics]\nenabled = true\ntoken = "bench"\n' : "";
+  writeFileSync(join(dir, "bench.toml"), "[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n" + metricsToml);
   log(`data dir ${dir}`);
   if (wants("baselines")) {
     results.baseline_hello = await baseline("hello");

@@ -21,6 +21,7 @@ describe("config defaults", () => {
     expect(c.rate_limit).toEqual({ requests_per_minute: 200, unauthenticated_per_minute: 100 });
     expect(c.retention).toEqual({ unreferenced_upload_days: 21, event_queue_idle_minutes: 10 });
     expect(c.backup).toEqual({ dir: "", every_hours: 24, keep: 7, gzip: true });
+    expect(c.metrics).toEqual({ enabled: false, host: "127.0.0.1", port: 0, token: "" });
   });
 
   test("the default data dir is ./parley-data", () => {
@@ -82,5 +83,23 @@ describe("[backup]", () => {
     expect(() => parseConfig({ backup: { dir: 7 } })).toThrow(/config key 'backup\.dir'/);
     expect(() => parseConfig({ backup: { gzip: "yes" } })).toThrow(/config key 'backup\.gzip'/);
     expect(() => parseConfig({ backup: { every: 1 } })).toThrow("unknown config key 'backup.every'");
+  });
+});
+
+describe("[metrics]", () => {
+  test("on the main port they need a token; on a port of their own they do not", () => {
+    expect(() => loadConfig({ config: file("m1.toml", "[metrics]\nenabled = true\n") }, {})).toThrow(
+      "config key 'metrics.token': required when metrics are served on the main port (or set metrics.port for a separate listener)",
+    );
+    expect(loadConfig({ config: file("m2.toml", '[metrics]\nenabled = true\ntoken = "t0k"\n') }, {}).metrics).toEqual({ enabled: true, host: "127.0.0.1", port: 0, token: "t0k" });
+    expect(loadConfig({ config: file("m3.toml", '[metrics]\nenabled = true\nhost = "0.0.0.0"\nport = 9992\n') }, {}).metrics).toEqual({ enabled: true, host: "0.0.0.0", port: 9992, token: "" });
+    // off, a missing token is nobody's business
+    expect(loadConfig({ config: file("m4.toml", "[metrics]\nport = 9992\n") }, {}).metrics.enabled).toBe(false);
+  });
+
+  test("bad values name the key", () => {
+    expect(() => parseConfig({ metrics: { enabled: "yes" } })).toThrow(/config key 'metrics\.enabled'/);
+    expect(() => parseConfig({ metrics: { port: 70000 } })).toThrow(/config key 'metrics\.port'/);
+    expect(() => parseConfig({ metrics: { path: "/m" } })).toThrow("unknown config key 'metrics.path'");
   });
 });

@@ -3,6 +3,7 @@ import type { Db, Sql } from "../../store/db";
 import { insertMessages, insertUserMessages, nextMessageId, type MessageRow } from "../../store/messages";
 import { indexSearchSoon } from "./search-index";
 import { noteRowsReceived } from "./unread-floors";
+import { metricsOf } from "../../lib/metrics";
 
 /**
  * Group commit for sends: messages queued while a write transaction runs are written together in
@@ -132,6 +133,7 @@ export function writeMessage<T>(app: App, job: WriteJob<T>) {
       (w = new MessageWriter(app.db, (jobs) => {
         indexSearchSoon(app);
         noteRowsReceived(app, jobs.flatMap((j) => j.recipients.map((r) => r.userId)));
+        metricsOf(app)?.messagesSent(jobs.length);
       })),
     );
   return w.write(job);
