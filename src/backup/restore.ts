@@ -47,6 +47,9 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Mani
     } catch (e) {
       throw new RestoreError(`${file} holds a damaged database (${(e as Error).message}); nothing was restored`);
     }
+    // something (a server started meanwhile) wrote into DIR while the archive was checked: leave it alone
+    const arrived = (await readdir(dataDir)).filter((n) => !IGNORABLE(n));
+    if (arrived.length) throw new RestoreError(`${dataDir} is no longer empty (${arrived.slice(0, 3).join(", ")} appeared during the restore); nothing was restored`);
     for (const name of await readdir(staging)) {
       await rename(join(staging, name), join(dataDir, name));
       moved.push(name);
@@ -56,7 +59,8 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Mani
   } catch (e) {
     await rm(staging, { recursive: true, force: true });
     for (const name of moved) await rm(join(dataDir, name), { recursive: true, force: true });
-    if (createdDir) await rm(dataDir, { recursive: true, force: true });
+    // a folder this restore made goes again, unless something else has put files in it
+    if (createdDir) await rmdir(dataDir).catch(() => {});
     throw e;
   }
 }
