@@ -7,9 +7,8 @@ import { uploadFileRoutes } from "./routes/upload-files";
 import { joinRoutes } from "./routes/join";
 import { emojiDataRoutes } from "./routes/emoji-data";
 import { healthRoutes } from "./routes/health";
-import { metricsRoutes } from "./routes/metrics";
-import { errorStatus, requestMetrics } from "./http/request-metrics";
-import { enableMetrics } from "./actions/metrics";
+import { metricsRoutes, requestMetricsFor } from "./routes/metrics";
+import { errorStatus } from "./http/request-metrics";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
@@ -18,7 +17,7 @@ export function createServer(app: App) {
   const metrics = app.config.metrics;
   const server: Elysia<any, any, any, any, any, any, any> = new Elysia();
   // first of all, so every request is timed (only when metrics are on: no hook otherwise)
-  if (metrics.enabled) server.use(requestMetrics(enableMetrics(app)));
+  if (metrics.enabled) server.use(requestMetricsFor(app));
   server
     .use(uploadFileRoutes(app)) // first: its request hook answers tus OPTIONS/HEAD before the generic handling below
     .onRequest(({ request }) => {

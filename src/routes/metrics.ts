@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { App } from "../app";
-import { renderMetrics } from "../actions/metrics";
+import { enableMetrics, renderMetrics } from "../actions/metrics";
+import { requestMetrics } from "../http/request-metrics";
 import { bearerMatches } from "../http/auth";
 import { json } from "../http/error-handler";
 
@@ -14,3 +15,6 @@ export const metricsRoutes = (app: App) =>
     const { body, contentType } = await renderMetrics(app);
     return new Response(body, { headers: { "content-type": contentType } });
   });
+
+/** The hooks that time every request ([metrics] enabled), to be used first of all. */
+export const requestMetricsFor = (app: App) => requestMetrics(enableMetrics(app));
