@@ -112,7 +112,9 @@ export function loadSharpAddon(files: { sharp: EmbeddedFile; libvips: EmbeddedFi
   const version = [0, 1, 2].map((i) => lib.symbols.vips_version(i)).join(".");
   if (!files.libvips.name.endsWith(version)) throw new Error(`embedded libvips reports version ${version}, expected ${files.libvips.name}`);
   const sharp = dlopenAddon(extractEmbedded(files.sharp));
-  if (typeof sharp._isUsingX64V2 === "function" && !sharp._isUsingX64V2()) {
+  // sharp's addon answers this probe on every platform, but only the x64 build needs x86-64-v2 (on arm64
+  // it says false, and refusing there would fail every upload)
+  if (process.arch === "x64" && typeof sharp._isUsingX64V2 === "function" && !sharp._isUsingX64V2()) {
     throw new Error("sharp's prebuilt binary for Linux x64 requires a CPU with the x86-64-v2 microarchitecture");
   }
   return sharp;

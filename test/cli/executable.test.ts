@@ -2,12 +2,11 @@
 // node_modules anywhere above it, so nothing can be found by walking up the tree), then run as an operator
 // would: --version, init, serve, a few requests, SIGTERM.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, copyFileSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import sharp from "sharp";
+import { chownSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "../../src/domain/version";
+import { assertNoNodeModulesAbove, buildExecutable, chatSession, freePort, ROOT, stop, waitUntilServing } from "../helpers/executable";
 
-const ROOT = join(import.meta.dir, "../..");
 let root: string; // /tmp/parley-exe-XXXX
 let exe: string; // root/bin/parley, the only file in root/bin
 let home: string; // HOME of the runs: the native cache lands in home/.cache/parley
@@ -31,43 +30,19 @@ async function sessionCookie(base: string, email: string, password: string): Pro
   return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 }
 
-function freePort(): number {
-  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = s.port;
-  s.stop(true);
-  return port;
-}
-
-/** Runs build/compile.ts (what `npm run build` runs) into a scratch file and copies the result alone to dest. */
-function build(dest: string, entry?: string) {
-  const scratch = join(ROOT, "build/out", `test-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  const args = [process.execPath, join(ROOT, "build/compile.ts"), "--outfile", scratch, ...(entry ? ["--entry", entry] : [])];
-  const b = Bun.spawnSync(args, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  try {
-    if (b.exitCode !== 0) throw new Error(`build failed:\n${b.stdout}\n${b.stderr}`);
-    copyFileSync(scratch, dest);
-    chmodSync(dest, 0o755);
-  } finally {
-    rmSync(scratch, { force: true });
-  }
-}
-
 beforeAll(async () => {
   root = mkdtempSync("/tmp/parley-exe-");
-  for (let d = root; ; d = dirname(d)) {
-    if (existsSync(join(d, "node_modules"))) throw new Error(`${d}/node_modules exists: the test would not prove the executable is self-contained`);
-    if (d === "/") break;
-  }
+  assertNoNodeModulesAbove(root);
   home = join(root, "home");
   mkdirSync(home);
   mkdirSync(join(root, "bin"));
   exe = join(root, "bin", "parley");
   // Build through the same script `npm run build` runs, into a scratch file, then copy the executable alone.
   const started = performance.now();
-  build(exe);
+  buildExecutable(exe);
   buildMs = performance.now() - started;
   mkdirSync(join(root, "probe"));
-  build(join(root, "probe", "native-probe"), join(ROOT, "build/native-probe.ts"));
+  buildExecutable(join(root, "probe", "native-probe"), { entry: join(ROOT, "build/native-probe.ts") });
 }, 180_000);
 
 afterAll(() => {
@@ -157,21 +132,16 @@ describe("the single executable", () => {
     const started = performance.now();
     const server = Bun.spawn([exe, "serve", "--data-dir", data, "--port", String(port)], { cwd: root, env: env(noTmp), stdout: "pipe", stderr: "pipe" });
     const base = `http://127.0.0.1:${port}`;
+    let code: number | "timeout";
     try {
-      let up = false;
-      while (!up && performance.now() - started < 10_000 && server.exitCode === null) {
-        up = await fetch(`${base}/api/v1/server_settings`).then((r) => r.ok, () => false);
-        if (!up) await Bun.sleep(10);
-      }
-      if (!up) throw new Error(`server did not answer: ${await new Response(server.stderr).text()}`);
-      const startMs = performance.now() - started;
+      const startMs = await waitUntilServing(base, server, 10_000);
       expect(startMs).toBeLessThan(5_000);
 
-      const auth = { Authorization: `Basic ${btoa(`${owner.email}:${owner.api_key}`)}` };
       const settings = (await (await fetch(`${base}/api/v1/server_settings`)).json()) as any;
       expect(settings.result).toBe("success");
       expect(settings.zulip_feature_level).toBe(ZULIP_FEATURE_LEVEL);
 
+      const auth = { Authorization: `Basic ${btoa(`${owner.email}:${owner.api_key}`)}` };
       const me = (await (await fetch(`${base}/api/v1/users/me`, { headers: auth })).json()) as any;
       expect(me).toMatchObject({ result: "success", user_id: owner.user_id, email: owner.email });
 
@@ -191,21 +161,12 @@ describe("the single executable", () => {
         expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
       }
 
-      // Send a direct message to oneself and read it back.
-      const sent = await fetch(`${base}/api/v1/messages`, {
-        method: "POST",
-        headers: auth,
-        body: new URLSearchParams({ type: "direct", to: JSON.stringify([owner.user_id]), content: "hello from the executable" }),
-      });
-      const sentBody = (await sent.json()) as any;
-      expect(sentBody).toMatchObject({ result: "success" });
-      expect(sentBody.id).toBeGreaterThan(0);
-      const fetched = (await (await fetch(`${base}/api/v1/messages?anchor=newest&num_before=5&num_after=0&apply_markdown=true`, { headers: auth })).json()) as any;
-      expect(fetched.result).toBe("success");
-      expect(fetched.messages.find((m: any) => m.id === sentBody.id)?.content).toBe("<p>hello from the executable</p>");
+      // Send, read back, upload an image; the server thumbnails it with the embedded sharp + libvips.
+      const { messageId } = await chatSession(base, owner);
+      expect(readdirSync(cache).some((f) => f.includes("libvips-cpp.so"))).toBe(true);
 
       // Zulip's emoji table is embedded: a reaction by Zulip's alias, and the emoji data /register names.
-      const reacted = await fetch(`${base}/api/v1/messages/${sentBody.id}/reactions`, {
+      const reacted = await fetch(`${base}/api/v1/messages/${messageId}/reactions`, {
         method: "POST",
         headers: auth,
         body: new URLSearchParams({ emoji_name: "thumbs_up", emoji_code: "1f44d", reaction_type: "unicode_emoji" }),
@@ -216,30 +177,6 @@ describe("the single executable", () => {
       const emojiData = (await (await fetch(registered.server_emoji_data_url)).json()) as any;
       expect(emojiData.code_to_names["1f44d"]).toEqual(["+1", "thumbs_up", "like"]);
 
-      // Upload an image; the server thumbnails it with the embedded sharp + libvips.
-      const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#3366cc" } }).png().toBuffer();
-      const form = new FormData();
-      form.append("file", new File([png], "picture.png", { type: "image/png" }));
-      const uploaded = await fetch(`${base}/api/v1/user_uploads`, { method: "POST", headers: auth, body: form });
-      {
-        const body = (await uploaded.json()) as any;
-        expect(body).toMatchObject({ result: "success", filename: "picture.png" });
-        expect(body.url).toMatch(/^\/user_uploads\/.+\/picture\.png$/);
-        const original = await fetch(`${base}${body.url}`, { headers: auth });
-        expect(original.status).toBe(200);
-        expect(Buffer.from(await original.arrayBuffer()).equals(png)).toBe(true);
-        const thumbUrl = body.url.replace(/^\/user_uploads\//, "/user_uploads/thumbnail/") + "/840x560.webp";
-        let thumb = await fetch(`${base}${thumbUrl}`, { headers: auth });
-        for (let i = 0; i < 100 && thumb.status !== 200; i++) {
-          await Bun.sleep(50); // thumbnails may be made in the background
-          thumb = await fetch(`${base}${thumbUrl}`, { headers: auth });
-        }
-        expect(thumb.status).toBe(200);
-        const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
-        expect(meta.format).toBe("webp");
-        expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(840);
-        expect(readdirSync(cache).some((f) => f.includes("libvips-cpp.so"))).toBe(true);
-      }
       // backup while serving (the snapshot thread is embedded too), and restore
       const archive = join(root, "exe-backup.tar.gz");
       const backup = await run(["backup", "--data-dir", data, "--to", archive], { env: noTmp });
@@ -253,10 +190,8 @@ describe("the single executable", () => {
         `executable: built in ${(buildMs / 1000).toFixed(1)} s, ${(statSync(exe).size / 1048576).toFixed(1)} MiB, first answer after ${startMs.toFixed(0)} ms`,
       );
     } finally {
-      server.kill("SIGTERM");
+      code = await stop(server);
     }
-    const code = await Promise.race([server.exited, Bun.sleep(5_000).then(() => "timeout")]);
-    if (code === "timeout") server.kill("SIGKILL");
     expect(code).toBe(0);
     expect(await new Response(server.stderr).text()).not.toMatch(/panic|segmentation fault|uncaught/i);
     // the clean stop folded the write-ahead log into parley.db: the file alone is the whole database
