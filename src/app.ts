@@ -60,7 +60,7 @@ export async function openApp(config: Config, opts: OpenOptions = {}): Promise<A
     config,
     db,
     clock,
-    log: createLog(opts.quiet),
+    log: createLog({ quiet: opts.quiet, level: config.log.level, format: config.log.format }),
     events: new EventHub(() => clock.now(), {
       idleSecs: config.retention.event_queue_idle_minutes * 60,
       heartbeatMs,
@@ -81,6 +81,7 @@ export async function closeApp(app: App): Promise<void> {
   app.events.releaseAll();
   for (const hook of app.onClose.splice(0)) await hook();
   app.db.close();
+  app.log.close();
 }
 
 /** Re-reads the organization row into app.realm (after PATCH /realm and at start). */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { parseArgs } from "node:util";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig, portFrom, type Overrides } from "./config/load";
 import { closeApp, openApp, type App } from "./app";
@@ -10,11 +10,11 @@ import { roleByName, ROLE } from "./domain/roles";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from "./domain/version";
 import { SchemaTooNewError } from "./store/migrate";
 import { ZulipError } from "./errors";
-import { randomAlnum } from "./lib/random";
 import { serve } from "./serve";
 import { snapshotDatabase } from "./store/snapshot";
 import { BackupSourceError, writeBackup } from "./backup/create";
 import { restoreBackup, RestoreError } from "./backup/restore";
+import { writeZuliprc } from "./first-run";
 import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
 import { openDb, type Db } from "./store/db";
 
@@ -46,8 +46,10 @@ const COMMON = {
   help: { type: "boolean" },
 } as const;
 
+const SERVE = { ...COMMON, host: { type: "string" }, port: { type: "string" } } as const;
+
 const COMMANDS = {
-  serve: { ...COMMON, host: { type: "string" }, port: { type: "string" } },
+  serve: SERVE,
   init: { ...COMMON, "org-name": { type: "string" }, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, zuliprc: { type: "string" } },
   "create-user": { ...COMMON, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, role: { type: "string" }, "can-create-users": { type: "boolean" }, zuliprc: { type: "string" } },
   backup: { ...COMMON, to: { type: "string" } },
@@ -244,35 +246,6 @@ function report(app: App, user: { userId: number; email: string; apiKey: string 
   const site = app.config.server.external_url;
   if (zuliprc) writeZuliprc(zuliprc, user.email, user.apiKey, site);
   console.log(JSON.stringify({ user_id: user.userId, email: user.email, api_key: user.apiKey, site }));
-}
-
-export function writeZuliprc(path: string, email: string, key: string, site: string) {
-  writeFileSync(path, `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n`, { mode: 0o600 });
-}
-
-/** serve on an empty data dir: create the default organization and tell the operator how to log in. */
-export async function ensureOrganization(app: App): Promise<void> {
-  if (app.realm) return;
-  const password = randomAlnum(16);
-  const org = app.config.organization;
-  const owner = await createOrganization(app, {
-    name: org.name,
-    description: org.description,
-    ownerEmail: org.owner_email,
-    ownerFullName: org.owner_full_name,
-    ownerPassword: password,
-  });
-  const zuliprc = join(app.config.data_dir, "zuliprc");
-  writeZuliprc(zuliprc, owner.email, owner.apiKey, app.config.server.external_url);
-  console.log(
-    [
-      `Created organization '${org.name}' with owner ${owner.email}.`,
-      `  Log in as: ${owner.email}`,
-      `  Password:  ${password}   (shown once; change it after logging in)`,
-      `  API key:   in ${zuliprc}`,
-      `  URL:       ${app.config.server.external_url}`,
-    ].join("\n"),
-  );
 }
 
 if (import.meta.main) {

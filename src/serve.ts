@@ -1,67 +1,118 @@
+import { readFileSync } from "node:fs";
 import type { Config } from "./config/schema";
+import { ConfigError } from "./config/load";
 import { closeApp, openApp, type App } from "./app";
 import { createMetricsServer, createServer } from "./server";
-import { ensureOrganization } from "./main";
+import { ensureOrganization, type FirstLogin } from "./first-run";
 import { startScheduler } from "./scheduler";
+import { withRequestLog } from "./http/request-log";
+import { lockDataDir } from "./store/serve-lock";
 import { loadWebBuild } from "./web/source";
 
-/** parley serve: open, listen, and on SIGTERM/SIGINT stop cleanly (exit 0). Returns -1 while serving. */
-export async function serve(config: Config): Promise<number> {
-  const app = await openApp(config);
-  await ensureOrganization(app);
-  const server = createServer(app);
+/** A running server. */
+export interface Serving {
+  app: App;
+  /** the port it listens on (the chosen one when asked for port 0) */
+  port: number;
+  /** where people reach it: [server] external_url */
+  url: string;
+  /** the owner's login when this start created the organization */
+  firstLogin: FirstLogin | null;
+  /** Stops accepting, answers parked long-polls, lets in-flight requests finish, closes the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the data dir (one server per data dir: a second start fails with DataDirBusyError), creates the
+ * organization on the first start, and listens: HTTPS when [server] tls_cert and tls_key are set.
+ */
+export async function startServing(config: Config, opts: { quiet?: boolean } = {}): Promise<Serving> {
+  const tls = readTls(config);
+  const lock = lockDataDir(config.data_dir);
+  let app: App | null = null;
   try {
-    server.listen({
-      hostname: config.server.host,
-      port: config.server.port,
-      reusePort: false,
-      idleTimeout: 60,
-      maxRequestBodySize: (config.limits.max_file_upload_size_mib + 2) * 1024 * 1024,
-    });
+    app = await openApp(config, { quiet: opts.quiet });
+    const firstLogin = await ensureOrganization(app);
+    const elysia = createServer(app);
+    const handle = elysia.fetch;
+    let server: ReturnType<typeof Bun.serve>;
+    try {
+      server = Bun.serve({
+        hostname: config.server.host,
+        port: config.server.port,
+        // an occupied port must be an error, not a second server sharing its traffic
+        reusePort: false,
+        idleTimeout: 60,
+        maxRequestBodySize: (config.limits.max_file_upload_size_mib + 2) * 1024 * 1024,
+        tls,
+        fetch: withRequestLog(app, (request) => handle(request)),
+      });
+    } catch (e) {
+      const message = (e as Error).message;
+      if (tls && /certificate|key|pem|tls|ssl/i.test(message)) {
+        throw new ConfigError(`config keys 'server.tls_cert' / 'server.tls_key': cannot serve HTTPS with ${config.server.tls_cert} and ${config.server.tls_key}: ${message}`);
+      }
+      throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${message}`);
+    }
+    // handlers reach the socket through Elysia's `server` (peer addresses, the long-poll's timeout)
+    elysia.server = server;
+    const port = server.port!;
+    let metricsServer: ReturnType<typeof listenForMetrics>;
+    try {
+      metricsServer = listenForMetrics(app);
+    } catch (e) {
+      await server.stop(true);
+      throw e;
+    }
+    const { firstTick } = startScheduler(app);
+    // from source the web app is bundled now rather than on the first visit (the executable has it built in)
+    const log = app.log;
+    void loadWebBuild().catch((e) => log.error("the web app did not bundle", { error: String(e) }));
+    relaxJitAfter(firstTick);
+    lock.describe({ pid: process.pid, url: config.server.external_url });
+    console.log(`Parley is serving ${config.server.external_url} (listening on ${config.server.host}:${port}, data in ${config.data_dir})`);
+
+    const running = app;
+    let stopped: Promise<void> | null = null;
+    return {
+      app,
+      port,
+      url: config.server.external_url,
+      firstLogin,
+      stop() {
+        stopped ??= (async () => {
+          running.log.info("shutting down");
+          void metricsServer?.stop(true);
+          const inflight = server.stop(false); // stop accepting; in-flight requests finish
+          running.events.releaseAll(); // parked long-polls answer now
+          await inflight;
+          await closeApp(running);
+          lock.release();
+        })();
+        return stopped;
+      },
+    };
   } catch (e) {
-    await closeApp(app);
-    throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${(e as Error).message}`);
-  }
-  let metricsServer: ReturnType<typeof listenForMetrics>;
-  try {
-    metricsServer = listenForMetrics(app);
-  } catch (e) {
-    await server.stop(true);
-    await closeApp(app);
+    if (app) await closeApp(app);
+    lock.release();
     throw e;
   }
-  const { firstTick } = startScheduler(app);
-  // from source the web app is bundled now rather than on the first visit (the executable has it built in)
-  void loadWebBuild().catch((e) => app.log.error("the web app did not bundle", { error: String(e) }));
-  // The executable starts with a reluctant JIT (build/compile.ts: jitPolicy), so start-up code that runs
-  // once is not compiled. Start-up ends after the scheduler's first tick, whose jobs walk every user and
-  // channel once (full-member sync, retention, overdue scheduled messages); from then on requests are the
-  // hot code, so the normal policy applies. Compiling those walks cost ~3 MiB of idle RSS (the optimizing
-  // compiler's own pages). A tick stuck on a slow job does not keep the JIT reluctant past 2 s.
-  void Promise.race([firstTick, Bun.sleep(2000)]).then(() => {
-    Bun.unsafe.setJITPolicy(1);
-    // Start-up's compiled code and allocations are garbage now: let JavaScriptCore drop them when idle
-    // (code is compiled again from the embedded bytecode if it ever runs again). ~2 MiB of idle RSS.
-    // Bun marks shrink() deprecated without a replacement; Bun.gc(true) alone frees far less here.
-    Bun.shrink();
-  });
-  const port = server.server?.port;
-  console.log(`Parley is serving ${config.server.external_url} (listening on ${config.server.host}:${port}, data in ${config.data_dir})`);
-  let stopping = false;
+}
+
+/** parley serve: serve until SIGTERM/SIGINT, then stop cleanly (exit 0). Returns -1 while serving. */
+export async function serve(config: Config): Promise<number> {
+  const serving = await startServing(config);
+  stopOnSignals(serving);
+  return -1;
+}
+
+/** SIGTERM and SIGINT (and any other signals named) stop the server cleanly and end the process (exit 0). */
+export function stopOnSignals(serving: Serving, more: NodeJS.Signals[] = []): void {
   const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info("shutting down");
-    void metricsServer?.stop(true);
-    const inflight = server.stop(false); // stop accepting; in-flight requests finish
-    app.events.releaseAll(); // parked long-polls answer now
-    await inflight;
-    await closeApp(app);
+    await serving.stop();
     process.exit(0);
   };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-  return -1;
+  for (const signal of ["SIGTERM", "SIGINT", ...more] as const) process.on(signal, stop);
 }
 
 /** [metrics] port: a listener of its own for /metrics (and /health), e.g. on 127.0.0.1 for a local Prometheus. */
@@ -76,4 +127,38 @@ function listenForMetrics(app: App) {
   }
   console.log(`Metrics at http://${host.includes(":") ? `[${host}]` : host}:${port}/metrics`);
   return server;
+}
+
+/** [server] tls_cert and tls_key read at start, so a bad path is a clear config error naming the key. */
+function readTls(config: Config): { cert: string; key: string } | undefined {
+  const { tls_cert, tls_key } = config.server;
+  if (!tls_cert) return undefined;
+  const read = (key: string, path: string, what: string) => {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (e) {
+      throw new ConfigError(`config key 'server.${key}': cannot read ${path}: ${(e as Error).message}`);
+    }
+    if (!text.includes("-----BEGIN ")) throw new ConfigError(`config key 'server.${key}': ${path} is not a PEM file (${what})`);
+    return text;
+  };
+  return { cert: read("tls_cert", tls_cert, "a certificate chain"), key: read("tls_key", tls_key, "a private key") };
+}
+
+/**
+ * The executable starts with a reluctant JIT (build/compile.ts: jitPolicy), so start-up code that runs
+ * once is not compiled. Start-up ends after the scheduler's first tick, whose jobs walk every user and
+ * channel once (full-member sync, retention, overdue scheduled messages); from then on requests are the
+ * hot code, so the normal policy applies. Compiling those walks cost ~3 MiB of idle RSS (the optimizing
+ * compiler's own pages). A tick stuck on a slow job does not keep the JIT reluctant past 2 s.
+ */
+function relaxJitAfter(firstTick: Promise<void>): void {
+  void Promise.race([firstTick, Bun.sleep(2000)]).then(() => {
+    Bun.unsafe.setJITPolicy(1);
+    // Start-up's compiled code and allocations are garbage now: let JavaScriptCore drop them when idle
+    // (code is compiled again from the embedded bytecode if it ever runs again). ~2 MiB of idle RSS.
+    // Bun marks shrink() deprecated without a replacement; Bun.gc(true) alone frees far less here.
+    Bun.shrink();
+  });
 }

@@ -1,5 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { AddressSet } from "../lib/ip";
 import { ConfigSchema, type Config } from "./schema";
 
 /** A config problem: exits with code 2 and names the key. */
@@ -28,9 +29,27 @@ export function loadConfig(flags: Overrides = {}, env: Record<string, string | u
   else if (!isAbsolute(cfg.storage.uploads_dir)) cfg.storage.uploads_dir = resolve(dataDir, cfg.storage.uploads_dir);
   if (cfg.backup.dir && !isAbsolute(cfg.backup.dir)) cfg.backup.dir = resolve(dataDir, cfg.backup.dir);
   checkMetrics(cfg);
-  if (!cfg.server.external_url) cfg.server.external_url = `http://${hostForUrl(cfg.server.host)}:${cfg.server.port}`;
+  checkServer(cfg, file ? dirname(resolve(file)) : process.cwd());
+  const scheme = cfg.server.tls_cert ? "https" : "http";
+  if (!cfg.server.external_url) cfg.server.external_url = `${scheme}://${hostForUrl(cfg.server.host)}:${cfg.server.port}`;
   cfg.server.external_url = cfg.server.external_url.replace(/\/+$/, "");
   return cfg;
+}
+
+/** [server]: TLS files come in pairs (paths relative to the config file's folder); proxies are addresses or ranges. */
+function checkServer(cfg: Omit<Config, "data_dir">, base: string): void {
+  const s = cfg.server;
+  if (s.tls_cert && !s.tls_key) throw new ConfigError("config key 'server.tls_key' is required with 'server.tls_cert' (the certificate's private key, a PEM file)");
+  if (s.tls_key && !s.tls_cert) throw new ConfigError("config key 'server.tls_cert' is required with 'server.tls_key' (the certificate chain, a PEM file)");
+  if (s.tls_cert) {
+    s.tls_cert = resolve(base, s.tls_cert);
+    s.tls_key = resolve(base, s.tls_key);
+  }
+  try {
+    new AddressSet(s.trusted_proxies);
+  } catch (e) {
+    throw new ConfigError(`config key 'server.trusted_proxies': ${(e as Error).message}`);
+  }
 }
 
 /** Validates a parsed TOML object and fills in defaults; throws ConfigError naming the offending key. */
@@ -40,9 +59,10 @@ export function parseConfig(raw: unknown): Omit<Config, "data_dir"> {
   if (error) {
     const key = error.path.replace(/^\//, "").replaceAll("/", ".") || "(top level)";
     const unknown = error.message.includes("additional") || error.message.includes("Unexpected property");
-    throw new ConfigError(
-      unknown ? `unknown config key '${unknownKey(raw, error.path)}'` : `config key '${key}': ${error.message.toLowerCase()}`,
-    );
+    // a choice of words (t.Union of literals) says which words
+    const choices = ((error.schema as { anyOf?: { const?: unknown }[] }).anyOf ?? []).map((s) => s.const).filter((c) => c !== undefined);
+    const problem = choices.length ? `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}` : error.message.toLowerCase();
+    throw new ConfigError(unknown ? `unknown config key '${unknownKey(raw, error.path)}'` : `config key '${key}': ${problem}`);
   }
   return withDefaults as Omit<Config, "data_dir">;
 }

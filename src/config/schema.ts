@@ -10,6 +10,11 @@ export const ConfigSchema = t.Object(
       host: t.String({ default: "127.0.0.1" }),
       port: t.Integer({ minimum: 0, maximum: 65535, default: 9991 }),
       external_url: t.String({ default: "" }),
+      // HTTPS served by Parley itself: PEM files (a certificate chain and its private key), both or neither
+      tls_cert: t.String({ default: "" }),
+      tls_key: t.String({ default: "" }),
+      // reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: IP addresses or CIDR ranges
+      trusted_proxies: t.Array(t.String(), { default: [] }),
     }),
     storage: section({
       database: t.String({ default: "" }),
@@ -37,6 +42,12 @@ export const ConfigSchema = t.Object(
     retention: section({
       unreferenced_upload_days: t.Number({ minimum: 0, default: 21 }),
       event_queue_idle_minutes: t.Number({ minimum: 0, default: 10 }),
+    }),
+    log: section({
+      // request lines are info; debug adds each request's user agent
+      level: t.Union([t.Literal("debug"), t.Literal("info"), t.Literal("warn"), t.Literal("error")], { default: "info" }),
+      // text: one readable line per entry; json: one JSON object per line
+      format: t.Union([t.Literal("text"), t.Literal("json")], { default: "text" }),
     }),
     push: section({ relay_url: t.String({ default: "" }) }),
     // automatic backups by the timer loop; off while dir is empty

@@ -3,6 +3,7 @@ import type { App } from "../app";
 import { unauthorized, ZulipError } from "../errors";
 import { findUserByApiKey, type UserRow } from "../store/users";
 import { csrfToken } from "../domain/csrf";
+import { noteUser } from "./request-log";
 
 export const SESSION_COOKIE = "parley_session";
 export const CSRF_COOKIE = "parley_csrf";
@@ -13,6 +14,12 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * client's session cookie. Every failure is 401 UNAUTHORIZED, as Zulip's /api/v1 answers.
  */
 export async function authenticate(app: App, request: Request): Promise<UserRow> {
+  const user = await identify(app, request);
+  noteUser(request, user.id);
+  return user;
+}
+
+async function identify(app: App, request: Request): Promise<UserRow> {
   const header = request.headers.get("authorization");
   if (!header) {
     const session = sessionToken(request);

@@ -4,6 +4,7 @@ import type { UserRow } from "../store/users";
 import { ZulipError } from "../errors";
 import { RateLimiter } from "../lib/rate-limiter";
 import { authenticate, sessionToken } from "./auth";
+import { clientOf } from "./client-address";
 import { Params } from "./params";
 
 /** Query string and body merged the Zulip way: the body wins, every method may carry either. */
@@ -73,8 +74,7 @@ export function zulip(app: App) {
       optionalAuth: {
         async resolve({ request, set, server }) {
           if (!request.headers.get("authorization") && !sessionToken(request)) {
-            const ip = server?.requestIP(request)?.address ?? "local";
-            checkRate(limiters(app).ip, `ip:${ip}`, set.headers as Headers);
+            checkRate(limiters(app).ip, `ip:${clientOf(app, request, server).address}`, set.headers as Headers);
             return { me: null as UserRow | null };
           }
           const me = await authenticate(app, request);
@@ -85,8 +85,7 @@ export function zulip(app: App) {
       /** Unauthenticated endpoints count against the caller's IP address. */
       anonymousLimit: {
         beforeHandle({ request, set, server }) {
-          const ip = server?.requestIP(request)?.address ?? "local";
-          checkRate(limiters(app).ip, `ip:${ip}`, set.headers as Headers);
+          checkRate(limiters(app).ip, `ip:${clientOf(app, request, server).address}`, set.headers as Headers);
         },
       },
     });

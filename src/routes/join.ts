@@ -4,6 +4,7 @@ import { InviteLinkError, redeemInvite, usableInvite } from "../actions/join";
 import { logIn, SESSION_SECONDS } from "../actions/sessions";
 import { ZulipError } from "../errors";
 import { CSRF_COOKIE, SESSION_COOKIE } from "../http/auth";
+import { cookie, secureCookies } from "../http/cookies";
 import { realmOf } from "../app";
 
 /**
@@ -50,15 +51,12 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
 
 const linkErrorPage = (e: InviteLinkError) => page(e.status === 404 ? "Invitation not found" : "Invitation no longer valid", `<p>${escape(e.message)}</p>`, e.status);
 
-const cookie = (name: string, value: string, maxAge: number, httpOnly: boolean) =>
-  `${name}=${value}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? "; HttpOnly" : ""}`;
-
 export const joinRoutes = (app: App) =>
   new Elysia()
     .get("/join/:key", ({ params }) => showJoin(app, params.key))
     .get("/join/:key/", ({ params }) => showJoin(app, params.key))
-    .post("/join/:key", ({ params, body }) => join(app, params.key, body))
-    .post("/join/:key/", ({ params, body }) => join(app, params.key, body));
+    .post("/join/:key", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server)))
+    .post("/join/:key/", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server)));
 
 async function showJoin(app: App, key: string): Promise<Response> {
   try {
@@ -70,7 +68,7 @@ async function showJoin(app: App, key: string): Promise<Response> {
   return signUpPage(app, key);
 }
 
-async function join(app: App, key: string, body: unknown): Promise<Response> {
+async function join(app: App, key: string, body: unknown, secure: boolean): Promise<Response> {
   const raw = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   const field = (name: string) => (typeof raw[name] === "string" ? (raw[name] as string) : "");
   const form = { email: field("email").trim(), full_name: field("full_name"), password: field("password") };
@@ -83,7 +81,7 @@ async function join(app: App, key: string, body: unknown): Promise<Response> {
   }
   const session = await logIn(app, form.email, form.password);
   const headers = new Headers({ location: "/", "cache-control": "no-store" });
-  headers.append("set-cookie", cookie(SESSION_COOKIE, session.token, SESSION_SECONDS, true));
-  headers.append("set-cookie", cookie(CSRF_COOKIE, session.csrf, SESSION_SECONDS, false));
+  headers.append("set-cookie", cookie(SESSION_COOKIE, session.token, SESSION_SECONDS, { httpOnly: true, secure }));
+  headers.append("set-cookie", cookie(CSRF_COOKIE, session.csrf, SESSION_SECONDS, { httpOnly: false, secure }));
   return new Response(null, { status: 303, headers });
 }

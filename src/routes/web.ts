@@ -4,15 +4,13 @@ import { logIn, logOut, SESSION_SECONDS } from "../actions/sessions";
 import { CSRF_COOKIE, SESSION_COOKIE, sessionToken, sessionUser } from "../http/auth";
 import { SECURITY_HEADERS, webAssets } from "../web/assets";
 import { loadWebBuild } from "../web/source";
+import { cookie, secureCookies } from "../http/cookies";
 
 const redirect = (to: string, cookies: string[] = []) => {
   const headers = new Headers({ location: to, ...SECURITY_HEADERS });
   for (const c of cookies) headers.append("set-cookie", c);
   return new Response(null, { status: 303, headers });
 };
-
-const cookie = (name: string, value: string, maxAge: number, httpOnly: boolean) =>
-  `${name}=${value}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? "; HttpOnly" : ""}`;
 
 /** Where to go after logging in: a view of the app (`#narrow/...`, from the login page's script), else the app. */
 const nextView = (next: unknown) => (typeof next === "string" && /^#[^\s<>"]{0,2000}$/.test(next) ? next : "");
@@ -40,18 +38,23 @@ export const webRoutes = (app: App) =>
       set.status = 404;
       return "Not Found";
     })
-    .post("/login", async ({ body }) => {
+    .post("/login", async ({ body, request, server }) => {
       const form = (body ?? {}) as Record<string, string>;
       const next = nextView(form.next);
       try {
         const s = await logIn(app, String(form.username ?? ""), String(form.password ?? ""));
-        return redirect(`/${next}`, [cookie(SESSION_COOKIE, s.token, SESSION_SECONDS, true), cookie(CSRF_COOKIE, s.csrf, SESSION_SECONDS, false)]);
+        const secure = secureCookies(app, request, server);
+        return redirect(`/${next}`, [
+          cookie(SESSION_COOKIE, s.token, SESSION_SECONDS, { httpOnly: true, secure }),
+          cookie(CSRF_COOKIE, s.csrf, SESSION_SECONDS, { httpOnly: false, secure }),
+        ]);
       } catch {
         return redirect(`/?login_failed=1${next}`);
       }
     })
-    .post("/logout", async ({ request }) => {
+    .post("/logout", async ({ request, server }) => {
       const token = sessionToken(request);
       if (token) await logOut(app, token);
-      return redirect("/", [cookie(SESSION_COOKIE, "", 0, true), cookie(CSRF_COOKIE, "", 0, false)]);
+      const secure = secureCookies(app, request, server);
+      return redirect("/", [cookie(SESSION_COOKIE, "", 0, { httpOnly: true, secure }), cookie(CSRF_COOKIE, "", 0, { httpOnly: false, secure })]);
     });

@@ -2,7 +2,7 @@
 // copied alone into an empty folder and run as an operator would. On an x86-64 machine it runs under
 // Debian's qemu user-mode emulation (qemu-aarch64-static with the arm64 C and C++ runtimes from
 // libc6-arm64-cross, libstdc++6-arm64-cross, libgcc-s1-arm64-cross; `npm test` installs them through
-// test/cli/ensure-qemu.sh). One focused file: the emulated runs are slow.
+// test/ensure-debian-packages.sh). One focused file: the emulated runs are slow.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -39,7 +39,7 @@ beforeAll(() => {
     if (!qemu || !existsSync(join(CROSS_LIBS, "lib/ld-linux-aarch64.so.1"))) {
       throw new Error(
         "this test runs the arm64 executable under qemu: install Debian's qemu-user-static, libc6-arm64-cross, libstdc++6-arm64-cross " +
-          "and libgcc-s1-arm64-cross (npm test does it through test/cli/ensure-qemu.sh when run as root)",
+          "and libgcc-s1-arm64-cross (npm test does it through test/ensure-debian-packages.sh when run as root)",
       );
     }
     runner = [qemu];

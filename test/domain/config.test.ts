@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, loadConfig, parseConfig } from "../../src/config/load";
@@ -14,7 +14,8 @@ const file = (name: string, text: string) => {
 describe("config defaults", () => {
   test("every key has a default, so no file is needed", () => {
     const c = loadConfig({ dataDir: "/srv/parley" }, {});
-    expect(c.server).toEqual({ host: "127.0.0.1", port: 9991, external_url: "http://127.0.0.1:9991" });
+    expect(c.server).toEqual({ host: "127.0.0.1", port: 9991, external_url: "http://127.0.0.1:9991", tls_cert: "", tls_key: "", trusted_proxies: [] });
+    expect(c.log).toEqual({ level: "info", format: "text" });
     expect(c.storage.database).toBe("file:/srv/parley/parley.db");
     expect(c.storage.uploads_dir).toBe("/srv/parley/uploads");
     expect(c.limits).toEqual({ max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024, max_file_upload_size_mib: 25 });
@@ -101,5 +102,53 @@ describe("[metrics]", () => {
     expect(() => parseConfig({ metrics: { enabled: "yes" } })).toThrow(/config key 'metrics\.enabled'/);
     expect(() => parseConfig({ metrics: { port: 70000 } })).toThrow(/config key 'metrics\.port'/);
     expect(() => parseConfig({ metrics: { path: "/m" } })).toThrow("unknown config key 'metrics.path'");
+  });
+});
+
+describe("[server] HTTPS and trusted proxies", () => {
+  test("tls_cert and tls_key are read relative to the config file's folder, and external_url defaults to https", () => {
+    const sub = join(dir, "etc");
+    mkdirSync(sub, { recursive: true });
+    const p = join(sub, "tls.toml");
+    writeFileSync(p, '[server]\nport = 8443\ntls_cert = "cert.pem"\ntls_key = "/abs/key.pem"\n');
+    const c = loadConfig({ config: p }, {});
+    expect(c.server.tls_cert).toBe(join(sub, "cert.pem"));
+    expect(c.server.tls_key).toBe("/abs/key.pem");
+    expect(c.server.external_url).toBe("https://127.0.0.1:8443");
+  });
+
+  test("an explicit external_url is kept with TLS on (a public name behind the certificate)", () => {
+    const c = loadConfig({ config: file("tls2.toml", '[server]\ntls_cert = "c.pem"\ntls_key = "k.pem"\nexternal_url = "https://chat.example.com/"\n') }, {});
+    expect(c.server.external_url).toBe("https://chat.example.com");
+  });
+
+  test("a certificate without its key, or a key without its certificate, names the missing key", () => {
+    expect(() => loadConfig({ config: file("c-only.toml", '[server]\ntls_cert = "c.pem"\n') }, {})).toThrow("config key 'server.tls_key' is required with 'server.tls_cert'");
+    expect(() => loadConfig({ config: file("k-only.toml", '[server]\ntls_key = "k.pem"\n') }, {})).toThrow("config key 'server.tls_cert' is required with 'server.tls_key'");
+  });
+
+  test("trusted_proxies takes addresses and CIDR ranges, IPv4 and IPv6", () => {
+    const c = loadConfig({ config: file("proxies.toml", '[server]\ntrusted_proxies = ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"]\n') }, {});
+    expect(c.server.trusted_proxies).toEqual(["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8"]);
+  });
+
+  test("a trusted_proxies entry that is not an address or range, or not a list, names the key", () => {
+    for (const bad of ['["localhost"]', '["10.0.0.0/33"]', '["10.0.0.1/8/2"]', '["::1/129"]', '["10.0.0.0/x"]']) {
+      expect(() => loadConfig({ config: file("bad-proxy.toml", `[server]\ntrusted_proxies = ${bad}\n`) }, {})).toThrow(/^config key 'server\.trusted_proxies': '.*' is not an IP address or a CIDR range$/);
+    }
+    expect(() => parseConfig({ server: { trusted_proxies: "10.0.0.1" } })).toThrow("config key 'server.trusted_proxies': expected array");
+  });
+});
+
+describe("[log]", () => {
+  test("level and format take their words", () => {
+    const c = loadConfig({ config: file("log.toml", '[log]\nlevel = "warn"\nformat = "json"\n') }, {});
+    expect(c.log).toEqual({ level: "warn", format: "json" });
+  });
+
+  test("another word names the key and the words it takes", () => {
+    expect(() => parseConfig({ log: { level: "loud" } })).toThrow(`config key 'log.level': must be one of "debug", "info", "warn", "error"`);
+    expect(() => parseConfig({ log: { format: "xml" } })).toThrow(`config key 'log.format': must be one of "text", "json"`);
+    expect(() => parseConfig({ log: { colour: true } })).toThrow("unknown config key 'log.colour'");
   });
 });

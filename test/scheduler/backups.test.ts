@@ -30,7 +30,7 @@ beforeAll(async () => {
     },
   });
   const record = (level: string) => (msg: string, extra?: Record<string, unknown>) => void logged.push({ level, msg, extra });
-  s.app.log = { info: record("info"), warn: record("warn"), error: record("error") } satisfies Log;
+  s.app.log = { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error"), request() {}, enabled: () => true, flush() {}, close() {} } satisfies Log;
   await createChannel(s, "iago", "Backed up", { subscribers: ["hamlet"] });
   await sendStream(s, "hamlet", "Backed up", "t", "before the first backup");
   // a large upload on disk makes each archive take a while to write
