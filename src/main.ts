@@ -14,6 +14,7 @@ import { serve } from "./serve";
 import { snapshotDatabase } from "./store/snapshot";
 import { BackupSourceError, writeBackup } from "./backup/create";
 import { restoreBackup, RestoreError } from "./backup/restore";
+import { desktop, systemDesktop } from "./desktop";
 import { writeZuliprc } from "./first-run";
 import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
 import { openDb, type Db } from "./store/db";
@@ -21,6 +22,9 @@ import { openDb, type Db } from "./store/db";
 const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
 
 Usage:
+  parley             [--no-browser] [--config FILE] [--data-dir DIR] [--host H] [--port N]
+                     desktop mode (a double-click): serves, keeping its data in parley-data beside
+                     the executable when it may write there, and opens the browser on a desktop
   parley serve       [--config FILE] [--data-dir DIR] [--host H] [--port N]
   parley init        [--config FILE] [--data-dir DIR] --org-name NAME --email EMAIL --full-name NAME [--password PW] [--zuliprc FILE]
   parley create-user [--config FILE] [--data-dir DIR] --email EMAIL --full-name NAME [--password PW]
@@ -50,6 +54,7 @@ const SERVE = { ...COMMON, host: { type: "string" }, port: { type: "string" } } 
 
 const COMMANDS = {
   serve: SERVE,
+  desktop: { ...SERVE, "no-browser": { type: "boolean" } },
   init: { ...COMMON, "org-name": { type: "string" }, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, zuliprc: { type: "string" } },
   "create-user": { ...COMMON, email: { type: "string" }, "full-name": { type: "string" }, password: { type: "string" }, role: { type: "string" }, "can-create-users": { type: "boolean" }, zuliprc: { type: "string" } },
   backup: { ...COMMON, to: { type: "string" } },
@@ -58,10 +63,11 @@ const COMMANDS = {
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === "--help" || command === "-h" || command === "help") {
+  if (argv.length === 0 || (argv[0]!.startsWith("--") && !["--help", "--version"].includes(argv[0]!))) argv = ["desktop", ...argv];
+  const [command, ...rest] = argv as [string, ...string[]];
+  if (command === "--help" || command === "-h" || command === "help") {
     console.log(HELP);
-    return command ? 0 : 2;
+    return 0;
   }
   if (command === "--version" || command === "-v") {
     console.log(`parley ${PARLEY_VERSION} (Zulip ${ZULIP_VERSION} API, feature level ${ZULIP_FEATURE_LEVEL})`);
@@ -91,6 +97,8 @@ export async function main(argv: string[]): Promise<number> {
     };
     const config = loadConfig(overrides);
     switch (command) {
+      case "desktop":
+        return await desktop(overrides, systemDesktop(Boolean(values["no-browser"])));
       case "serve":
         return await serve(config);
       case "init":

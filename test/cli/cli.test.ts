@@ -47,8 +47,10 @@ describe("parley --version and --help", () => {
     for (const c of ["serve", "init", "create-user", "backup"]) expect(r.out).toContain(`parley ${c}`);
   });
 
-  test("no command, an unknown command or an unknown flag is bad usage: exit 2", () => {
-    expect(run([]).code).toBe(2);
+  test("an unknown command or an unknown flag is bad usage: exit 2 (no command at all is desktop mode)", () => {
+    const desktopFlag = run(["--colour", "red"]);
+    expect(desktopFlag.code).toBe(2);
+    expect(desktopFlag.err).toContain("--colour");
     const unknown = run(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain("unknown command 'frobnicate'");

@@ -2,7 +2,7 @@
 // node_modules anywhere above it, so nothing can be found by walking up the tree), then run as an operator
 // would: --version, init, serve, a few requests, SIGTERM.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chownSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "../../src/domain/version";
 import { assertNoNodeModulesAbove, buildExecutable, chatSession, freePort, ROOT, stop, waitUntilServing } from "../helpers/executable";
@@ -114,6 +114,30 @@ describe("the single executable", () => {
     expect(existsSync(join(cwd, "parley-data", "parley.db"))).toBe(true);
     expect(existsSync(join(root, "from-dotenv"))).toBe(false);
   });
+
+  test("with no arguments (a double-click) it serves and keeps its data in parley-data beside the executable", async () => {
+    const stick = join(root, "usb-stick");
+    mkdirSync(stick);
+    copyFileSync(exe, join(stick, "parley"));
+    chmodSync(join(stick, "parley"), 0o755);
+    const elsewhere = join(root, "double-click-cwd");
+    mkdirSync(elsewhere);
+    const port = freePort();
+    // no DISPLAY in this environment: no browser is opened
+    const server = Bun.spawn([join(stick, "parley")], { cwd: elsewhere, env: env({ PARLEY_PORT: String(port) }), stdout: "pipe", stderr: "pipe" });
+    let code: number | "timeout";
+    try {
+      await waitUntilServing(`http://127.0.0.1:${port}`, server, 10_000);
+    } finally {
+      code = await stop(server);
+    }
+    expect(code).toBe(0);
+    const out = await new Response(server.stdout).text();
+    expect(out).toContain(`data in ${join(stick, "parley-data")})`);
+    expect(out).toContain("Log in as: admin@parley.localhost");
+    expect(readdirSync(join(stick, "parley-data")).sort()).toEqual(expect.arrayContaining(["first-login.txt", "parley.db", "zuliprc"]));
+    expect(readdirSync(elsewhere)).toEqual([]);
+  }, 30_000);
 
   test("init, serve, send, upload and thumbnail, then a clean stop on SIGTERM, with TMPDIR pointing nowhere", async () => {
     const data = join(root, "data");
