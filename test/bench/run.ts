@@ -120,7 +120,10 @@ async function startParley() {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  server = Bun.spawn(parleyCmd(["serve", "--data-dir", dir, "--port", String(port)]), { stdout: "ignore", stderr: "inherit", env: { ...process.env, PARLEY_CONFIG: join(dir, "bench.toml") } });
+  // the server logs a line per request (the default level, as in production): into a file, not the terminal
+  const serverLog = Bun.file(join(dir, `server-${port}.log`));
+  server = Bun.spawn(parleyCmd(["serve", "--data-dir", dir, "--port", String(port)]), { stdout: "ignore", stderr: serverLog, env: { ...process.env, PARLEY_CONFIG: join(dir, "bench.toml") } });
+  log(`server log: ${serverLog.name} (removed with the data dir at the end)`);
   await waitUp(`${base}/api/v1/server_settings`);
   return performance.now() - t0;
 }
