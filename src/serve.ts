@@ -42,6 +42,8 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
         port: config.server.port,
         // an occupied port must be an error, not a second server sharing its traffic
         reusePort: false,
+        // Bun's own error page (an exception that escaped every handler) never shows a stack trace
+        development: false,
         idleTimeout: 60,
         maxRequestBodySize: (config.limits.max_file_upload_size_mib + 2) * 1024 * 1024,
         tls,
