@@ -55,6 +55,7 @@ export async function desktop(flags: Overrides, deps: DesktopDeps): Promise<numb
   // a data dir named by flag or environment wins; beside the executable is desktop mode's default
   const dataDir = flags.dataDir ?? (deps.env.PARLEY_DATA_DIR ? usual : desktopDataDir(deps.executableDir, usual));
   const config = loadConfig({ ...flags, dataDir }, deps.env);
+  const signals = stopOnSignals(["SIGHUP"]); // closing the terminal window stops it cleanly too
   let serving;
   try {
     serving = await startServing(config);
@@ -66,6 +67,7 @@ export async function desktop(flags: Overrides, deps: DesktopDeps): Promise<numb
     if (command) deps.open(command);
     return 1;
   }
+  signals.serving(serving);
   if (serving.firstLogin) {
     const file = writeFirstLogin(config.data_dir, serving.firstLogin);
     console.log(`  (The login is also in ${file}.)`);
@@ -73,7 +75,6 @@ export async function desktop(flags: Overrides, deps: DesktopDeps): Promise<numb
   const command = browserCommand(serving.url, deps.browser);
   console.log(`Open ${serving.url} in your browser to use Parley. Press Ctrl+C or close this window to stop it.`);
   if (command) deps.open(command);
-  stopOnSignals(serving, ["SIGHUP"]); // closing the terminal window stops it cleanly too
   return -1;
 }
 

@@ -103,18 +103,32 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
 
 /** parley serve: serve until SIGTERM/SIGINT, then stop cleanly (exit 0). Returns -1 while serving. */
 export async function serve(config: Config): Promise<number> {
-  const serving = await startServing(config);
-  stopOnSignals(serving);
+  const signals = stopOnSignals();
+  signals.serving(await startServing(config));
   return -1;
 }
 
-/** SIGTERM and SIGINT (and any other signals named) stop the server cleanly and end the process (exit 0). */
-export function stopOnSignals(serving: Serving, more: NodeJS.Signals[] = []): void {
+/**
+ * SIGTERM and SIGINT (and any other signals named) stop the server cleanly and end the process (exit 0).
+ * Installed before the server starts, so a signal that comes while it starts (or right after its banner)
+ * is not the default kill: the server stops as soon as it is up.
+ */
+export function stopOnSignals(more: NodeJS.Signals[] = []): { serving(s: Serving): void } {
+  let serving: Serving | null = null;
+  let asked = false;
   const stop = async () => {
+    asked = true;
+    if (!serving) return;
     await serving.stop();
     process.exit(0);
   };
   for (const signal of ["SIGTERM", "SIGINT", ...more] as const) process.on(signal, stop);
+  return {
+    serving(s) {
+      serving = s;
+      if (asked) void stop();
+    },
+  };
 }
 
 /** [metrics] port: a listener of its own for /metrics (and /health), e.g. on 127.0.0.1 for a local Prometheus. */

@@ -133,6 +133,16 @@ describe("one server per data dir", () => {
     }
   }, 30_000);
 
+  test("a SIGTERM the moment the banner shows still stops it cleanly (exit 0), desktop mode and serve alike", async () => {
+    for (let i = 0; i < 4; i++) {
+      const dir = fresh();
+      const args = i % 2 ? ["serve", "--data-dir", dir] : ["--no-browser", "--data-dir", dir];
+      const s = await startParley([...args, "--port", String(freePort())]);
+      expect(await s.stop()).toBe(0);
+      expect(s.stderr()).toContain("shutting down");
+    }
+  }, 30_000);
+
   test("create-user still works while it serves (only serve takes the lock)", async () => {
     const dir = fresh();
     const s = await startParley(["serve", "--data-dir", dir, "--port", String(freePort())]);
