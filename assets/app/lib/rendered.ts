@@ -25,6 +25,19 @@ function formatGlobalTime(iso: string, twentyFourHour: boolean): string | null {
   return `${f.format(t)}, ${formatTime(t / 1000, twentyFourHour)}`;
 }
 
+function imageName(img: HTMLImageElement): string {
+  const link = img.closest<HTMLAnchorElement>(".message_inline_image a, .message_embed a");
+  if (!link) return "";
+  const last = link.getAttribute("href")?.split(/[?#]/)[0]?.split("/").pop() ?? "";
+  let file = last;
+  try {
+    file = decodeURIComponent(last);
+  } catch {
+    // a malformed escape: the name as it is written
+  }
+  return link.title || file || "Image";
+}
+
 export function finishRendering(root: HTMLElement, ctx: RenderContext): void {
   for (const el of root.querySelectorAll<HTMLElement>(".user-mention[data-user-id]")) {
     const id = el.dataset.userId!;
@@ -59,6 +72,8 @@ export function finishRendering(root: HTMLElement, ctx: RenderContext): void {
   }
   for (const img of root.querySelectorAll<HTMLImageElement>("img")) {
     img.loading = "lazy";
+    // the server gives inline images no text: name them by their link's title or file name
+    if (!img.hasAttribute("alt")) img.alt = imageName(img);
     // a thumbnail still being made: the server names Zulip's spinner image; the stylesheet draws one instead
     if (img.classList.contains("image-loading-placeholder") && img.getAttribute("src")?.startsWith("/static/images/")) img.removeAttribute("src");
   }

@@ -175,7 +175,7 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   const empty = list && shown.length === 0 && list.found_oldest && list.found_newest;
   return (
     <div ref={scroller} class="message-scroller" onScroll={onScroll} onClick={onClick} onKeyDown={onKeyDown} tabIndex={-1}>
-      <div class="message-list" role="feed" aria-busy={!list || loading !== null} aria-label="Messages">
+      <div class="message-list" role="region" aria-busy={!list || loading !== null} aria-label="Messages">
         {list && !list.found_oldest && <div class="list-edge">{loading === "older" ? "Loading older messages…" : ""}</div>}
         {list?.found_oldest && shown.length > 0 && <div class="list-start">This is the beginning of the conversation.</div>}
         {!list && <div class="list-loading">Loading messages…</div>}
