@@ -10,14 +10,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { closeApp, openApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
-import { seedMessages, seedUsers } from "./seed";
+import { seedMessages, seedUsers, setPassword } from "./seed";
+import { webScenario } from "./web";
 
 const ROOT = join(import.meta.dir, "../..");
 const quick = process.argv.includes("--quick");
 // --exe measures build/parley, --exe=PATH another executable (to compare two builds)
 const exeArg = process.argv.find((a) => a === "--exe" || a.startsWith("--exe="));
 const useExe = exeArg !== undefined;
-// --only=send,register runs just those scenarios (names: baselines send event held fetch search register presence)
+// --only=send,register runs just those scenarios (names: baselines send event held fetch search register presence web)
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const wants = (name: string) => !only || only.includes(name);
 const SECONDS = quick ? 2000 : 5000;
@@ -160,6 +161,8 @@ async function main() {
   const config = loadConfig({ dataDir: dir }, {});
   const app = await openApp(config, { quiet: true });
   const users = await seedUsers(app, 1000);
+  // the web scenario's person logs in with a password, as a browser does
+  await setPassword(app, users[0]!.id, WEB_PASSWORD);
   await closeApp(app);
   const auth = (i: number) => basic(users[i]!.email, users[i]!.key);
 
@@ -176,7 +179,8 @@ async function main() {
 
   // channels: "bench" with 20 subscribers, "history" for the fetch/search data, 98 more for register
   await api(ownerAuth, "POST", "/users/me/subscriptions", { subscriptions: [{ name: "bench" }], principals: users.slice(0, 20).map((u) => u.id) });
-  await api(ownerAuth, "POST", "/users/me/subscriptions", { subscriptions: [{ name: "history" }], principals: [users[0]!.id] });
+  // (user 1 only sends the web scenario's new messages there; the seeded history is user 0's)
+  await api(ownerAuth, "POST", "/users/me/subscriptions", { subscriptions: [{ name: "history" }], principals: [users[0]!.id, users[1]!.id] });
   for (let c = 0; c < 98; c += 14) {
     const names = Array.from({ length: Math.min(14, 98 - c) }, (_, i) => ({ name: `channel ${c + i}` }));
     await api(ownerAuth, "POST", "/users/me/subscriptions", { subscriptions: names, principals: users.slice(c, c + 50).map((u) => u.id) });
@@ -229,7 +233,7 @@ async function main() {
 
   // 10,000 concurrent waiting GET /events: RSS above idle
   if (wants("held")) await heldPolls(users.map((_, i) => auth(i)));
-  if (wants("fetch") || wants("search")) await fetchAndSearch(config, users, historyId, auth);
+  if (wants("fetch") || wants("search") || wants("web")) await fetchAndSearch(config, users, historyId, auth);
 }
 
 async function heldPolls(auths: string[]) {
@@ -248,8 +252,8 @@ async function heldPolls(auths: string[]) {
   log(`held polls: ${JSON.stringify(results.held_polls)}`);
 }
 
-/** A million messages, then the newest 100 of a topic and a full-text search. */
-async function fetchAndSearch(config: ReturnType<typeof loadConfig>, users: { id: number }[], historyId: number, auth: (i: number) => string) {
+/** A million messages, then the newest 100 of a topic, a full-text search, and the web app over them. */
+async function fetchAndSearch(config: ReturnType<typeof loadConfig>, users: { id: number; email: string }[], historyId: number, auth: (i: number) => string) {
   await stopParley();
   const app = await openApp(config, { quiet: true });
   const t0 = performance.now();
@@ -266,7 +270,7 @@ async function fetchAndSearch(config: ReturnType<typeof loadConfig>, users: { id
     auths: [auth(0)],
     requests: [{ method: "GET", path: `/api/v1/messages?${form({ anchor: "newest", num_before: 100, num_after: 0, narrow: [{ operator: "channel", operand: historyId }, { operator: "topic", operand: "hot" }] })}` }],
   });
-  log(`fetch: p50 ${results.fetch_topic_newest_100?.p50_ms} ms`);
+  if (results.fetch_topic_newest_100) log(`fetch: p50 ${results.fetch_topic_newest_100.p50_ms} ms`);
   if (wants("search")) results.search = await load({
     kind: "http",
     base,
@@ -276,10 +280,26 @@ async function fetchAndSearch(config: ReturnType<typeof loadConfig>, users: { id
     requests: [{ method: "GET", path: `/api/v1/messages?${form({ anchor: "newest", num_before: 20, num_after: 0, narrow: [{ operator: "search", operand: "needle" }] })}` }],
   });
   if (results.search) log(`search: p50 ${results.search?.p50_ms} ms`);
+  if (wants("web")) {
+    const newestId = (await api(auth(0), "GET", "/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [{ operator: "channel", operand: historyId }] })).messages[0].id;
+    results.web = await webScenario({
+      base,
+      login: { email: users[0]!.email, password: WEB_PASSWORD },
+      channel: { id: historyId, name: "history" },
+      newestId,
+      readerAuth: auth(0),
+      senderAuth: auth(1),
+      loads: quick ? 3 : 7,
+      pings: quick ? 20 : 50,
+      scrollBack: 5000,
+      log,
+    });
+  }
   await stopParley();
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
+const WEB_PASSWORD = "bench-web-password";
 /** With --repeat: ", median of N (min-max)". */
 const spread = (r: any) => (r?.runs?.length > 1 ? `, median of ${r.runs.length} (${Math.min(...r.runs)}-${Math.max(...r.runs)})` : "");
 
@@ -301,6 +321,10 @@ function table() {
     ["  … for a user with every sent message unread", `p50 ${r.register_many_unread?.p50_ms} ms`, "", `${r.register_many_unread?.unread} unread`, ""],
     ["presence update", `${r.presence?.per_second} req/s`, "≥ 20,000 req/s", `p99 ${r.presence?.p99_ms} ms${spread(r.presence)}`, hello ? `${times(r.presence?.per_second, hello.per_second)} hello, ${times(r.presence?.per_second, insert?.per_second)} Elysia + insert` : ""],
     ["idle RSS after start", `${r.idle_rss_mib} MiB (${Math.round(r.idle_rss_mib * 1.048576 * 10) / 10} MB)`, "< 60 MB", `anonymous ${r.idle_rss_anon_mib} MiB, file-backed ${r.idle_rss_file_mib} MiB`, hello ? `bun: hello ${hello.idle_rss_mib} MiB, Elysia + libSQL ${insert?.idle_rss_mib} MiB` : ""],
+    ["web: JS + CSS of the first load, gzipped", `${r.web?.first_load?.total_gz_kib} KiB`, "≤ 150 KB", `JS ${r.web?.first_load?.js_gz_kib} KiB, CSS ${r.web?.first_load?.css_gz_kib} KiB`, ""],
+    [`web: navigation → first message list painted (${MESSAGES.toLocaleString()}-message channel)`, `p50 ${r.web?.first_list?.cold_p50_ms} ms cold, ${r.web?.first_list?.warm_p50_ms} ms cached`, "≤ 1 s", `max ${r.web?.first_list?.cold_max_ms} ms of ${r.web?.first_list?.samples}; /register ${r.web?.first_list?.register_p50_ms} ms, /messages ${r.web?.first_list?.messages_p50_ms} ms`, `login page first paint p50 ${r.web?.first_list?.baseline_login_page_fcp_p50_ms} ms`],
+    ["web: another user's message painted after POST answered", `p50 ${r.web?.new_message?.p50_ms} ms, p99 ${r.web?.new_message?.p99_ms} ms`, "≤ 100 ms", `${r.web?.new_message?.samples} of ${r.web?.new_message?.sent} painted; from POST start p50 ${r.web?.new_message?.from_post_start_p50_ms} ms`, r.send_to_event ? `send → event p50 ${r.send_to_event.p50_ms} ms` : ""],
+    ["web: scrolling back through 5,000 messages", `longest task ${r.web?.scroll_back?.max_long_task_ms} ms, heap ${r.web?.scroll_back?.heap_used_mib} MiB`, "no task > 100 ms, heap < 100 MB", `${r.web?.scroll_back?.messages} messages in ${r.web?.scroll_back?.seconds} s, ${r.web?.scroll_back?.long_tasks_over_100ms} tasks > 100 ms, ${r.web?.scroll_back?.message_rows_in_dom} rows / ${r.web?.scroll_back?.dom_nodes} nodes in the DOM`, ""],
     ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts", hello ? `bun: hello ${hello.start_ms} ms, Elysia + libSQL ${insert?.start_ms} ms` : ""],
   ];
   // a scenario left out with --only prints as "not run" instead of its undefined figures

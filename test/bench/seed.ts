@@ -4,6 +4,7 @@ import { raiseUnreadFloor } from "../../src/store/unread-floors";
 import type { App } from "../../src/app";
 import { reloadGroups } from "../../src/app";
 import { randomAlnum } from "../../src/lib/random";
+import { hashPassword } from "../../src/actions/users";
 
 /** Inserts `count` member users with known API keys; returns {id, email, key}. */
 export async function seedUsers(app: App, count: number) {
@@ -61,4 +62,9 @@ export async function seedMessages(app: App, opts: { streamId: number; senderId:
   }
   // as the server's timer loop would once writes are quiet: the readers' rows go below their unread floors
   for (const reader of opts.readers) while ((await app.db.tx((sql) => raiseUnreadFloor(sql, reader, 100_000))) === 100_000);
+}
+
+/** Gives a seeded user a password (the web scenario logs in with it). */
+export async function setPassword(app: App, userId: number, password: string) {
+  await app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword(password), userId]);
 }

@@ -1,0 +1,257 @@
+// The web scenario of `npm run bench`: the web app in headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core, as test/browser launches it) against the running server, with the organization run.ts
+// seeded (1,000 users, 100 channels, a channel of 1,000,000 messages). It measures:
+// - the JS and CSS of the first load, as sent (gzip), in bytes;
+// - navigation start → the first message list painted: an init script's MutationObserver sees the first
+//   `.message-row` enter the page; "painted" is when the animation frame after it has been drawn (a
+//   requestAnimationFrame callback, then a message-channel task, which runs after that frame's paint);
+// - a new message from another user: sent with POST /messages from this process; painted (as above, found
+//   by its text) minus the moment the POST's answer arrived here, both on the wall clock (timeOrigin + now);
+// - scrolling back through 5,000 messages with the mouse wheel: long tasks (PerformanceObserver 'longtask')
+//   and, after a forced garbage collection, the JS heap in use (CDP Runtime.getHeapUsage) and the DOM size.
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { summarize } from "./stats";
+
+export interface WebSetup {
+  base: string;
+  /** the person whose browser is measured: a password login; subscribed to the big channel */
+  login: { email: string; password: string };
+  /** the channel with the seeded messages, and its name for the URL */
+  channel: { id: number; name: string };
+  /** the newest message id of that channel before the scenario sends anything */
+  newestId: number;
+  /** the measured person's Basic auth header (everything is marked read first, so the channel opens at its newest) */
+  readerAuth: string;
+  /** another subscriber, who sends the new messages (Basic auth header) */
+  senderAuth: string;
+  loads: number;
+  pings: number;
+  scrollBack: number;
+  log(msg: string): void;
+}
+
+const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--enable-precise-memory-info"];
+
+/** Runs in the page before its own scripts, on every navigation. */
+const INIT = () => {
+  const bench = ((window as any).__bench = { firstList: 0, firstRowSeen: 0, longtasks: [] as { start: number; duration: number }[], watchPings: false, paints: {} as Record<string, number> });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) bench.longtasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: "longtask", buffered: true });
+  const afterPaint = (done: () => void) =>
+    requestAnimationFrame(() => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => done();
+      ch.port2.postMessage(0);
+    });
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of Array.from(r.addedNodes)) {
+        if (!(n instanceof Element)) continue;
+        const rows: Element[] = n.matches(".message-row") ? [n] : bench.firstRowSeen && !bench.watchPings ? [] : Array.from(n.querySelectorAll(".message-row"));
+        if (!rows.length) continue;
+        if (!bench.firstRowSeen) {
+          bench.firstRowSeen = performance.now();
+          afterPaint(() => (bench.firstList = performance.now()));
+        }
+        if (!bench.watchPings) continue;
+        for (const row of rows) {
+          const m = /web-ping-(\d+)/.exec(row.textContent ?? "");
+          if (m && !(m[1]! in bench.paints)) {
+            const i = m[1]!;
+            bench.paints[i] = 0;
+            afterPaint(() => (bench.paints[i] = performance.timeOrigin + performance.now()));
+          }
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+};
+
+const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
+const round = (n: number) => Math.round(n * 10) / 10;
+const kib = (bytes: number) => Math.round(bytes / 102.4) / 10;
+const median = (xs: number[]) => summarize(xs, 1).p50_ms;
+
+async function newContext(browser: Browser, cookies?: Awaited<ReturnType<BrowserContext["cookies"]>>) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  if (cookies) await context.addCookies(cookies);
+  await context.addInitScript(INIT);
+  return context;
+}
+
+async function logIn(page: Page, s: WebSetup) {
+  await page.goto(`${s.base}/`);
+  await page.fill("#login-email", s.login.email);
+  await page.fill("#login-password", s.login.password);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/login") && !u.search.includes("login_failed")), page.click(".login-form button[type=submit]")]);
+  await page.locator(".app-shell").waitFor({ timeout: 30_000 });
+}
+
+/** Navigates to the channel and waits for its first message list to be painted; ms from navigation start. */
+async function loadList(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForFunction(() => (window as any).__bench.firstList > 0, null, { timeout: 30_000, polling: 20 });
+  return page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    const res = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => /\/json\/(register|messages\?)/.test(r.name));
+    const b = (window as any).__bench;
+    return {
+      painted: b.firstList - nav.startTime,
+      rowInserted: b.firstRowSeen - nav.startTime,
+      domContentLoaded: nav.domContentLoadedEventEnd - nav.startTime,
+      register: res.find((r) => r.name.includes("/register"))?.duration ?? NaN,
+      messages: res.find((r) => r.name.includes("/messages?"))?.duration ?? NaN,
+    };
+  });
+}
+
+/** The login page (server-rendered HTML and one small stylesheet): navigation start → first contentful paint. */
+async function baselinePage(page: Page, url: string) {
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 10_000 });
+  return page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]!.startTime);
+}
+
+export async function webScenario(s: WebSetup): Promise<Record<string, unknown>> {
+  const out: Record<string, any> = {};
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: LAUNCH_ARGS });
+  try {
+    // from source the server bundles the app on its first request: not part of any figure
+    await fetch(`${s.base}/login`).then((r) => r.arrayBuffer());
+    // the person has read everything (the channels' creation notices too): the channel opens at its newest
+    await fetch(`${s.base}/api/v1/mark_all_as_read`, { method: "POST", headers: { authorization: s.readerAuth } }).then((r) => r.arrayBuffer());
+    const url = `${s.base}/#narrow/channel/${s.channel.id}-${encodeURIComponent(s.channel.name)}`;
+
+    // log in once; every load below carries that session cookie
+    const first = await newContext(browser);
+    const loginPage = await first.newPage();
+    await logIn(loginPage, s);
+    const cookies = await first.cookies();
+    await first.close();
+
+    // cold loads (empty cache): the bytes of JS and CSS as sent, and the time to the first list
+    const cold: Awaited<ReturnType<typeof loadList>>[] = [];
+    for (let i = 0; i < s.loads; i++) {
+      const context = await newContext(browser, cookies);
+      const page = await context.newPage();
+      const sizes: Promise<{ kind: string; url: string; bytes: number }>[] = [];
+      page.on("requestfinished", (req) => {
+        const kind = req.resourceType();
+        if (kind === "script" || kind === "stylesheet") sizes.push(req.sizes().then((z) => ({ kind, url: req.url(), bytes: z.responseBodySize })));
+      });
+      cold.push(await loadList(page, url));
+      if (i === 0) {
+        const files = await Promise.all(sizes);
+        const js = files.filter((f) => f.kind === "script").reduce((n, f) => n + f.bytes, 0);
+        const css = files.filter((f) => f.kind === "stylesheet").reduce((n, f) => n + f.bytes, 0);
+        out.first_load = { js_gz_kib: kib(js), css_gz_kib: kib(css), total_gz_kib: kib(js + css), files: files.map((f) => `${f.url.replace(/^.*\//, "")} ${kib(f.bytes)} KiB`) };
+      }
+      await context.close();
+    }
+    // warm loads: the same browser profile again (the hashed files come from its cache)
+    const warmContext = await newContext(browser, cookies);
+    const warm: Awaited<ReturnType<typeof loadList>>[] = [];
+    for (let i = 0; i < s.loads + 1; i++) {
+      const page = await warmContext.newPage();
+      const r = await loadList(page, url);
+      if (i > 0) warm.push(r);
+      await page.close();
+    }
+    const baseline: number[] = [];
+    for (let i = 0; i < s.loads; i++) {
+      const context = await newContext(browser);
+      baseline.push(await baselinePage(await context.newPage(), `${s.base}/login`));
+      await context.close();
+    }
+    const p50 = (rs: typeof cold, k: keyof (typeof cold)[0]) => round(median(rs.map((r) => r[k])));
+    out.first_list = {
+      cold_p50_ms: p50(cold, "painted"),
+      warm_p50_ms: p50(warm, "painted"),
+      cold_max_ms: round(Math.max(...cold.map((r) => r.painted))),
+      samples: cold.length,
+      cold_row_inserted_p50_ms: p50(cold, "rowInserted"),
+      cold_dom_content_loaded_p50_ms: p50(cold, "domContentLoaded"),
+      register_p50_ms: p50(cold, "register"),
+      messages_p50_ms: p50(cold, "messages"),
+      baseline_login_page_fcp_p50_ms: round(median(baseline)),
+    };
+    s.log(`web first load: ${JSON.stringify(out.first_load)}; first list ${JSON.stringify(out.first_list)}`);
+
+    // the page that stays open: new messages, then scrolling back
+    const page = await warmContext.newPage();
+    await loadList(page, url);
+    await page.locator(`.message-row[data-message-id="${s.newestId}"]`).waitFor({ timeout: 30_000 });
+    await page.evaluate(() => ((window as any).__bench.watchPings = true));
+    await page.waitForTimeout(500); // the event queue's long-poll is parked
+    const afterAnswer: number[] = [];
+    const afterSend: number[] = [];
+    for (let i = 0; i < s.pings; i++) {
+      const t0 = performance.timeOrigin + performance.now();
+      const res = await fetch(`${s.base}/api/v1/messages`, {
+        method: "POST",
+        headers: { authorization: s.senderAuth, "content-type": "application/x-www-form-urlencoded" },
+        body: form({ type: "stream", to: String(s.channel.id), topic: "pings", content: `web-ping-${i}` }),
+      });
+      await res.arrayBuffer();
+      const t1 = performance.timeOrigin + performance.now();
+      const painted = await page
+        .waitForFunction((k) => (window as any).__bench.paints[k] > 0 && (window as any).__bench.paints[k], String(i), { timeout: 3000, polling: 5 })
+        .then((h) => h.jsonValue() as Promise<number>)
+        .catch(() => NaN);
+      if (!Number.isNaN(painted)) {
+        afterAnswer.push(painted - t1);
+        afterSend.push(painted - t0);
+      }
+      await Bun.sleep(100);
+    }
+    const a = summarize(afterAnswer, 1);
+    out.new_message = { samples: afterAnswer.length, sent: s.pings, p50_ms: a.p50_ms, p99_ms: a.p99_ms, max_ms: a.max_ms, from_post_start_p50_ms: summarize(afterSend, 1).p50_ms };
+    s.log(`web new message: ${JSON.stringify(out.new_message)}`);
+
+    // scrolling back: the mouse wheel over the list until `scrollBack` older messages have been shown
+    const cdp = await warmContext.newCDPSession(page);
+    await page.evaluate(() => ((window as any).__bench.watchPings = false));
+    const since = await page.evaluate(() => performance.now());
+    const box = (await page.locator(".message-scroller").boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const target = s.newestId - s.scrollBack;
+    const t0 = performance.now();
+    let oldest = Infinity;
+    while (performance.now() - t0 < 240_000) {
+      await page.mouse.wheel(0, -1200);
+      await page.waitForTimeout(40);
+      oldest = await page.evaluate(() => {
+        let min = Infinity;
+        for (const el of Array.from(document.querySelectorAll<HTMLElement>(".message-row[data-message-id]"))) min = Math.min(min, Number(el.dataset.messageId));
+        const b = (window as any).__bench;
+        b.oldest = Math.min(b.oldest ?? Infinity, min);
+        return b.oldest;
+      });
+      if (oldest <= target) break;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    await cdp.send("HeapProfiler.collectGarbage");
+    const heap = await cdp.send("Runtime.getHeapUsage");
+    await cdp.send("Performance.enable");
+    const metrics = Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+    const tasks = await page.evaluate((t) => (window as any).__bench.longtasks.filter((l: { start: number }) => l.start >= t).map((l: { duration: number }) => l.duration), since);
+    const rows = await page.locator(".message-row").count();
+    out.scroll_back = {
+      messages: s.newestId - oldest,
+      goal_messages: s.scrollBack,
+      seconds: round(seconds),
+      long_tasks: tasks.length,
+      long_tasks_over_100ms: tasks.filter((d: number) => d > 100).length,
+      max_long_task_ms: round(Math.max(0, ...tasks)),
+      heap_used_mib: round(heap.usedSize / 1048576),
+      heap_total_mib: round(heap.totalSize / 1048576),
+      dom_nodes: metrics.Nodes,
+      message_rows_in_dom: rows,
+    };
+    s.log(`web scroll back: ${JSON.stringify(out.scroll_back)}`);
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
