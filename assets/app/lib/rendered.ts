@@ -38,6 +38,12 @@ function imageName(img: HTMLImageElement): string {
   return link.title || file || "Image";
 }
 
+/**
+ * Whether server HTML has anything to finish: plain paragraphs and formatting (most messages) have no
+ * class, link, image or time, and are left as they are without querying the DOM.
+ */
+export const needsFinishing = (html: string) => /class=|<a |<img|<time/.test(html);
+
 export function finishRendering(root: HTMLElement, ctx: RenderContext): void {
   for (const el of root.querySelectorAll<HTMLElement>(".user-mention[data-user-id]")) {
     const id = el.dataset.userId!;

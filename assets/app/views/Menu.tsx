@@ -61,7 +61,7 @@ export function MenuButton({ label, items, class: cls, children, alignEnd }: Pro
   };
 
   return (
-    <span class={`menu-anchor ${cls ?? ""}`}>
+    <span class={`menu-anchor ${open ? "open" : ""} ${cls ?? ""}`}>
       <button
         ref={button}
         type="button"

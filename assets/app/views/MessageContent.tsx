@@ -1,6 +1,6 @@
 /** A message's HTML as the server rendered it, finished in the page (see lib/rendered.ts). */
 import { useLayoutEffect, useRef } from "preact/hooks";
-import { finishRendering } from "../lib/rendered";
+import { finishRendering, needsFinishing } from "../lib/rendered";
 import { memo } from "../lib/memo";
 import { groupHasMember } from "../state/people";
 import { groups, me, settings, users } from "../state/store";
@@ -10,6 +10,7 @@ function Content({ html }: { html: string }) {
   const myId = me.value;
   const twentyFourHour = settings.value.twenty_four_hour_time;
   useLayoutEffect(() => {
+    if (!needsFinishing(html)) return;
     finishRendering(ref.current!, {
       me: myId,
       twentyFourHour,

@@ -2,6 +2,9 @@
  * A view's messages, scrolled: it opens at the first unread message (or the newest), fetches older
  * messages when the person nears the top and newer ones near the bottom (anchor + num_before/num_after),
  * stays at the bottom as new messages arrive when the person was there, and marks what they see read.
+ * Only a window of the loaded messages is in the page (see window.ts): nearing an edge of it moves it
+ * over loaded messages first, then fetches. Whatever changes, the row the person was looking at stays
+ * where it was on the screen. (The browser's find-in-page sees the rows in the window only.)
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { fetchMessages } from "../api/calls";
@@ -15,8 +18,13 @@ import { toggleSpoiler } from "../lib/rendered";
 import { layOut } from "./blocks";
 import { openImage } from "./Lightbox";
 import { MessageRow } from "./MessageRow";
-import { RecipientBar } from "./RecipientBar";
+import { RecipientBar as Bar } from "./RecipientBar";
+import { memo } from "../lib/memo";
 import { ReadTracker } from "./reading";
+import { around, newer, older, range, trimmed, type Window } from "./window";
+
+/** a bar draws again only when its conversation or day changed (layOut gives one object per conversation) */
+const RecipientBar = memo(Bar);
 
 const PAGE = 60;
 /** how near an end (in pixels) fetching the next page starts */
@@ -55,16 +63,28 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   const [loading, setLoading] = useState<"older" | "newer" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const stick = useRef(false);
-  const prepend = useRef<{ height: number; top: number } | null>(null);
+  /** the window shown once the list is positioned (while a target is pending, the window is around it) */
+  const win = useRef<Window | null>(null);
+  const [, setMoved] = useState(0);
+  /** the topmost row in view and where it was, taken before each update, so it can be put back there */
+  const anchor = useRef<{ id: string; top: number } | null>(null);
+
+  const ids = list?.ids ?? [];
+  const w = target ? around(ids, target.scrollTo) : trimmed(ids, win.current ?? around(ids, "bottom"));
+  win.current = w;
+  const [start, end] = range(ids, w);
+  const atEnd = end === ids.length;
 
   const pending = outbox.value;
   const shown = useMemo(() => {
-    const real = (list?.ids ?? []).map((id) => cache[id]).filter((m): m is Message => !!m);
-    if (!list?.found_newest) return real;
+    // the rows are about to change: note the one the person is reading from (see the layout effect below)
+    if (!target && !stick.current) anchor.current = topRow(scroller.current);
+    const real = ids.slice(start, end).map((id) => cache[id]).filter((m): m is Message => !!m);
+    if (!list?.found_newest || !atEnd) return real;
     const myName = users.peek()[myId]?.full_name ?? "";
     const mine = pending.filter((p) => p.id === undefined || !list.ids.includes(p.id)).map((p) => pendingMessage(p, myId, myName));
     return [...real, ...mine.filter((m) => matches(state.peek()!, narrow, m))];
-  }, [list, cache, pending, myId]);
+  }, [list, cache, pending, myId, start, end, target]);
   const blocks = useMemo(() => layOut(myId, shown), [shown, myId]);
 
   // reading: as the person's setting allows, and not after "mark as unread from here"
@@ -87,10 +107,8 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     if (reads && !was) t.recheck();
   }, [reads]);
   useLayoutEffect(() => {
-    const t = tracker.current;
-    if (!t) return;
-    for (const el of scroller.current!.querySelectorAll(".message-row[data-message-id]")) t.watch(el);
-  });
+    tracker.current?.sync(scroller.current!);
+  }, [blocks]);
 
   // opening: bring the target into view once its messages are there
   useLayoutEffect(() => {
@@ -106,27 +124,56 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     onPositioned();
   }, [target, list]);
 
-  // after older messages arrive above, keep what the person was reading where it was
+  // after rows came or went (older messages above, the window moved, a message edited), the row the
+  // person was looking at goes back to where it was; at the bottom, the list stays at the bottom
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && prepend.current) {
-      el.scrollTop = prepend.current.top + (el.scrollHeight - prepend.current.height);
-      prepend.current = null;
-    } else if (el && stick.current) {
-      el.scrollTop = el.scrollHeight;
+    const was = anchor.current;
+    anchor.current = null;
+    if (!el || target) return;
+    if (stick.current) el.scrollTop = el.scrollHeight;
+    else if (was) {
+      const row = el.querySelector<HTMLElement>(`.message-row[data-message-id="${was.id}"]`);
+      const moved = row ? row.getBoundingClientRect().top - was.top : 0;
+      if (moved) el.scrollTop += moved;
     }
+    // still near an edge of the window with more loaded beyond it: the next step in the next frame,
+    // a few rows at a time, so no one task draws hundreds of rows
+    const frame = requestAnimationFrame(() => moveNearEdge());
+    return () => cancelAnimationFrame(frame);
   }, [blocks]);
+
+  /** Moves the window over loaded messages (true), or says there are none that way (false). */
+  function move(how: "older" | "newer"): boolean {
+    const w = win.current;
+    const next = w && (how === "older" ? older : newer)(lists.peek()[key]?.ids ?? [], w);
+    if (!next) return false;
+    win.current = next;
+    setMoved((n) => n + 1);
+    return true;
+  }
+
+  /** Near the top or the bottom of the page: the window moves that way if it can. */
+  function moveNearEdge(): boolean {
+    const el = scroller.current;
+    if (!el || target) return false;
+    if (el.scrollTop < EDGE && move("older")) return true;
+    return el.scrollHeight - el.scrollTop - el.clientHeight < EDGE && !stick.current && move("newer");
+  }
 
   async function load(how: "older" | "newer") {
     if (!list || loading) return;
-    const el = scroller.current!;
     setLoading(how);
     setError(null);
     try {
-      const anchor = how === "older" ? list.ids[0] : list.ids[list.ids.length - 1];
-      const answer = anchor === undefined ? await fetchMessages(narrow, "newest", PAGE, 0) : await fetchMessages(narrow, anchor, how === "older" ? PAGE : 0, how === "newer" ? PAGE : 0, false);
-      if (how === "older") prepend.current = { height: el.scrollHeight, top: el.scrollTop };
+      const from = how === "older" ? list.ids[0] : list.ids[list.ids.length - 1];
+      const answer = from === undefined ? await fetchMessages(narrow, "newest", PAGE, 0) : await fetchMessages(narrow, from, how === "older" ? PAGE : 0, how === "newer" ? PAGE : 0, false);
       update((s) => messagesFetched(s, narrow, answer, how));
+      // the window takes in the older page (a newer one joins a window that runs to the end)
+      if (how === "older" && win.current) {
+        const next = older(lists.peek()[key]?.ids ?? [], win.current);
+        if (next) win.current = next;
+      }
     } catch (e) {
       setError(`Messages could not be loaded: ${describeError(e)}`);
     } finally {
@@ -137,8 +184,8 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   function onScroll() {
     const el = scroller.current!;
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
-    stick.current = fromBottom < 40 && !!list?.found_newest;
-    if (!list || target) return;
+    stick.current = fromBottom < 40 && !!list?.found_newest && atEnd;
+    if (!list || target || loading || moveNearEdge()) return;
     if (el.scrollTop < EDGE && !list.found_oldest) void load("older");
     else if (fromBottom < EDGE && !list.found_newest) void load("newer");
   }
@@ -148,10 +195,11 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     const el = scroller.current;
     if (!el || !list || target || loading || error) return;
     if (el.scrollHeight <= el.clientHeight + EDGE) {
+      if (moveNearEdge()) return;
       if (!list.found_oldest) void load("older");
       else if (!list.found_newest) void load("newer");
     }
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40 && list.found_newest;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40 && list.found_newest && atEnd;
   }, [list, target, loading]);
 
   function onClick(e: MouseEvent) {
@@ -176,8 +224,8 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   return (
     <div ref={scroller} class="message-scroller" onScroll={onScroll} onClick={onClick} onKeyDown={onKeyDown} tabIndex={-1}>
       <div class="message-list" role="region" aria-busy={!list || loading !== null} aria-label="Messages">
-        {list && !list.found_oldest && <div class="list-edge">{loading === "older" ? "Loading older messages…" : ""}</div>}
-        {list?.found_oldest && shown.length > 0 && <div class="list-start">This is the beginning of the conversation.</div>}
+        {list && !(list.found_oldest && start === 0) && <div class="list-edge">{loading === "older" ? "Loading older messages…" : ""}</div>}
+        {list?.found_oldest && start === 0 && shown.length > 0 && <div class="list-start">This is the beginning of the conversation.</div>}
         {!list && <div class="list-loading">Loading messages…</div>}
         {empty && <div class="list-empty">No messages here yet.</div>}
         {blocks.map((b) => (
@@ -188,7 +236,7 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
             ))}
           </section>
         ))}
-        {list && !list.found_newest && <div class="list-edge">{loading === "newer" ? "Loading newer messages…" : ""}</div>}
+        {list && !(list.found_newest && atEnd) && <div class="list-edge">{loading === "newer" ? "Loading newer messages…" : ""}</div>}
         {error && (
           <div class="list-error" role="alert">
             {error}{" "}
@@ -200,4 +248,20 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
       </div>
     </div>
   );
+}
+
+/** The first row whose bottom is below the top of the scroller (the one the person reads from), and its top. */
+function topRow(scroller: HTMLElement | null): { id: string; top: number } | null {
+  if (!scroller) return null;
+  const rows = scroller.querySelectorAll<HTMLElement>(".message-row[data-message-id]");
+  const edge = scroller.getBoundingClientRect().top;
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]!.getBoundingClientRect().bottom <= edge) lo = mid + 1;
+    else hi = mid;
+  }
+  const row = rows[lo];
+  return row ? { id: row.dataset.messageId!, top: row.getBoundingClientRect().top } : null;
 }

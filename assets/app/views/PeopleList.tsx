@@ -1,20 +1,41 @@
 /** The right sidebar: everyone in the organization with their presence and status, active first. */
-import { useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { hrefOf } from "../nav/router";
 import { activePeople, dmKey } from "../state/people";
-import { me, userStatus, users } from "../state/store";
-import { PresenceDot, StatusEmoji, statusOf } from "./people-bits";
+import { me, presence, userStatus, users } from "../state/store";
+import { nowSeconds, PresenceDot, StatusEmoji, statusOf } from "./people-bits";
 
 const RANK = { active: 0, idle: 1, offline: 2 } as const;
+const byName = new Intl.Collator().compare;
+/** People drawn at first, and how many more each time the end of the list comes into view (a large organization has thousands). */
+const FIRST = 100;
+const MORE = 200;
 
 export function PeopleList() {
   const [filter, setFilter] = useState("");
+  const [limit, setLimit] = useState(FIRST);
+  const more = useRef<HTMLButtonElement>(null);
   const statuses = userStatus.value;
   const needle = filter.trim().toLowerCase();
-  const people = activePeople(users.value)
-    .filter((u) => !u.is_bot && (!needle || u.full_name.toLowerCase().includes(needle)))
-    .map((u) => ({ u, status: statusOf(u.user_id) }))
-    .sort((a, b) => RANK[a.status] - RANK[b.status] || a.u.full_name.localeCompare(b.u.full_name));
+  const everyone = users.value;
+  const present = presence.value;
+  const sorted = useMemo(
+    () =>
+      activePeople(everyone)
+        .filter((u) => !u.is_bot && (!needle || u.full_name.toLowerCase().includes(needle)))
+        .map((u) => ({ u, status: statusOf(u.user_id) }))
+        .sort((a, b) => RANK[a.status] - RANK[b.status] || byName(a.u.full_name, b.u.full_name)),
+    // statusOf reads the presence and the clock: the list is sorted again when either moved
+    [everyone, present, needle, nowSeconds.value],
+  );
+  const people = sorted.slice(0, limit);
+  useEffect(() => {
+    const button = more.current;
+    if (!button) return;
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setLimit((n) => n + MORE));
+    seen.observe(button);
+    return () => seen.disconnect();
+  }, [people.length < sorted.length, limit]);
   return (
     <section class="sidebar-section people" aria-labelledby="people-heading">
       <h2 id="people-heading" class="sidebar-heading">People</h2>
@@ -40,6 +61,11 @@ export function PeopleList() {
         })}
         {people.length === 0 && <li class="sidebar-empty">No one matches.</li>}
       </ul>
+      {people.length < sorted.length && (
+        <button ref={more} type="button" class="link-button people-more" onClick={() => setLimit(limit + MORE)}>
+          Show {Math.min(MORE, sorted.length - people.length)} more of {sorted.length - people.length}
+        </button>
+      )}
     </section>
   );
 }

@@ -16,10 +16,21 @@ export function TopicList({ streamId }: { streamId: number }) {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     setAll(false);
-    fetchTopics(streamId).then(
-      (t) => update((s) => topicsFetched(s, streamId, t)),
-      () => setFailed(true),
+    // once the page is idle: the server answers in turn, and a big channel's topic list (a scan of its
+    // messages) would hold up the messages of the view being opened
+    let live = true;
+    const idle = requestIdleCallback(
+      () =>
+        fetchTopics(streamId).then(
+          (t) => update((s) => topicsFetched(s, streamId, t)),
+          () => live && setFailed(true),
+        ),
+      { timeout: 1000 },
     );
+    return () => {
+      live = false;
+      cancelIdleCallback(idle);
+    };
   }, [streamId]);
   const list = topics.value[streamId];
   if (!list) return failed ? <p class="sidebar-empty">Topics could not be loaded.</p> : null;

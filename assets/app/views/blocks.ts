@@ -21,8 +21,17 @@ export interface Block {
   rows: Row[];
 }
 
+/** One object per conversation, so a recipient bar whose block did not change is not drawn again. */
+const interned = new Map<string, Recipient>();
+
 export function recipientOf(me: number, m: Message): Recipient {
-  return m.type === "stream" ? { kind: "channel", stream_id: m.stream_id!, topic: m.subject } : { kind: "dm", key: messageDmKey(me, m) };
+  const r: Recipient = m.type === "stream" ? { kind: "channel", stream_id: m.stream_id!, topic: m.subject } : { kind: "dm", key: messageDmKey(me, m) };
+  const key = r.kind === "channel" ? `${r.stream_id}\u0000${r.topic}` : r.key;
+  const known = interned.get(key);
+  if (known) return known;
+  if (interned.size > 5000) interned.clear();
+  interned.set(key, r);
+  return r;
 }
 
 const sameRecipient = (a: Recipient, b: Recipient) =>

@@ -29,7 +29,7 @@ export function Avatar({ userId, size = 36, name }: { userId: number; size?: num
 }
 
 /** Seconds now, ticking every 30 s so presence dots go idle and offline on their own. */
-const nowSeconds = signal(Date.now() / 1000);
+export const nowSeconds = signal(Date.now() / 1000);
 setInterval(() => (nowSeconds.value = Date.now() / 1000), 30_000);
 
 export function statusOf(userId: number): PresenceStatus {

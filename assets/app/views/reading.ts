@@ -31,6 +31,12 @@ export class ReadTracker {
     this.observer.unobserve(el);
   }
 
+  /** Watches the rows now in `root` and lets go of those that left the page (the list's window moved). */
+  sync(root: HTMLElement): void {
+    for (const el of this.watched) if (!el.isConnected) this.unwatch(el);
+    for (const el of root.querySelectorAll(".message-row[data-message-id]")) if (!this.watched.has(el)) this.watch(el);
+  }
+
   stop(): void {
     this.observer.disconnect();
     if (this.timer) clearTimeout(this.timer);
