@@ -1,0 +1,131 @@
+/**
+ * The message list's window in a real browser (Debian's Chromium through playwright-core): a topic far
+ * longer than the window scrolls back to its first message and down again, the page never holds more
+ * than the window's rows, the row being read stays where it was as older ones arrive above it, and
+ * unread messages far back are marked read on the server when they come into view.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { startServer, type TestServer } from "../helpers/server";
+import { createChannel } from "../helpers/channels";
+import { hashPassword } from "../../src/actions/users";
+import { createServer } from "../../src/server";
+
+/** the app's window (assets/app/views/window.ts): WINDOW rows, plus one STEP while it moves */
+const MOST_ROWS = 200 + 25;
+const COUNT = 520;
+
+let s: TestServer;
+let http: ReturnType<typeof createServer>;
+let browser: Browser;
+let base: string;
+let general: number;
+const ids: number[] = [];
+
+beforeAll(async () => {
+  s = await startServer({ realClock: true });
+  await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("hamlet-pass"), s.users.hamlet.id]);
+  general = await createChannel(s, "iago", "general", { subscribers: ["hamlet", "cordelia"] });
+  for (let i = 1; i <= COUNT; i++) ids.push((await s.users.cordelia.client.post("/messages", { type: "stream", to: general, topic: "annals", content: `Record ${i}` })).success().id);
+  (await s.users.hamlet.client.post("/mark_all_as_read")).success();
+  // Records 100 to 120 are unread again: far above where the list opens
+  (await s.users.hamlet.client.post("/messages/flags", { messages: ids.slice(99, 120), op: "remove", flag: "read" })).success();
+  http = createServer(s.app).listen({ hostname: "127.0.0.1", port: 0, reusePort: false });
+  base = `http://127.0.0.1:${http.server!.port}`;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await http?.stop(true);
+  await s?.close();
+});
+
+async function isRead(n: number): Promise<boolean> {
+  const row = await s.app.db.get<{ flags: number }>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?", [s.users.hamlet.id, ids[n - 1]!]);
+  return (row!.flags & 1) === 1;
+}
+const shownRecords = (page: Page) => page.locator(".message-row .message-content").evaluateAll((els) => els.map((el) => Number(el.textContent!.replace("Record ", ""))));
+
+/** Where a record's row is, relative to the scroller's top, or null when it is not in the page. */
+const offsetOf = (page: Page, n: number) =>
+  page.locator(".message-scroller").evaluate((el, id) => {
+    const row = el.querySelector(`.message-row[data-message-id="${id}"]`);
+    return row ? row.getBoundingClientRect().top - el.getBoundingClientRect().top : null;
+  }, ids[n - 1]!);
+
+describe("the message list's window", () => {
+  test("a topic of 520 messages scrolls back to its first and down again with at most the window's rows in the page, the row being read stays put, and unread messages far back are marked read when seen", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 700 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(5000);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await page.goto(`${base}/#narrow/channel/${general}-general/topic/annals/near/${ids[COUNT - 1]}`);
+      await page.fill("#login-email", "hamlet@zulip.com");
+      await page.fill("#login-password", "hamlet-pass");
+      await page.click(".login-form button[type=submit]");
+      await page.locator(".message-row", { hasText: `Record ${COUNT}` }).waitFor();
+      const scroller = page.locator(".message-scroller");
+      expect(await isRead(100)).toBe(false);
+
+      // jumping to the top a few times: each time, the row that was at the top of the view stays there
+      // as older rows arrive above it (fetched, or already loaded and moved into the window)
+      let most = 0;
+      let kept = 0;
+      for (let i = 0; i < 12; i++) {
+        const top = (await shownRecords(page))[0]!;
+        // where that row shows once the list is at its top, before anything arrives above it
+        const expected = (await offsetOf(page, top))! + (await scroller.evaluate((el) => el.scrollTop));
+        await scroller.evaluate((el) => (el.scrollTop = 0));
+        await page.waitForTimeout(80);
+        const after = await shownRecords(page);
+        most = Math.max(most, after.length);
+        if (after[0]! >= top) continue;
+        const offset = await offsetOf(page, top);
+        if (offset === null || Math.abs(offset - expected) > 2) throw new Error(`Record ${top} moved from ${expected} to ${offset} px when older rows arrived above it`);
+        kept++;
+      }
+      expect(kept).toBeGreaterThan(3);
+
+      // then with the mouse wheel, as a person scrolls, up to the first message: every row passes the view
+      const box = (await scroller.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      for (let i = 0; i < 400 && !(await page.locator(".list-start").count()); i++) {
+        await page.mouse.wheel(0, -400);
+        await page.waitForTimeout(30);
+        most = Math.max(most, await page.locator(".message-row").count());
+      }
+      await page.locator(".message-row", { has: page.locator(".message-content", { hasText: /^Record 1$/ }) }).waitFor();
+      const atStart = await shownRecords(page);
+      expect({ first: atStart[0], newestShown: atStart.includes(COUNT), contiguous: atStart.every((n, i) => i === 0 || n === atStart[i - 1]! + 1) }).toEqual({ first: 1, newestShown: false, contiguous: true });
+      expect(most).toBeLessThanOrEqual(MOST_ROWS);
+      // Records 100 to 120 came into view on the way: the server has them read now
+      for (const n of [100, 110, 120]) {
+        for (let i = 0; i < 40 && !(await isRead(n)); i++) await page.waitForTimeout(100);
+      }
+      expect([await isRead(100), await isRead(110), await isRead(120)]).toEqual([true, true, true]);
+
+      // and down again: the window comes back over the loaded messages to the newest
+      for (let i = 0; i < 200 && !(await page.locator(".message-row", { hasText: `Record ${COUNT}` }).count()); i++) {
+        await scroller.evaluate((el) => (el.scrollTop = el.scrollHeight));
+        await page.waitForTimeout(40);
+        most = Math.max(most, await page.locator(".message-row").count());
+      }
+      const atEnd = await shownRecords(page);
+      expect({ last: atEnd[atEnd.length - 1], oldestShown: atEnd.includes(1) }).toEqual({ last: COUNT, oldestShown: false });
+      expect(most).toBeLessThanOrEqual(MOST_ROWS);
+      // a new message arrives at the bottom, where the person is
+      await s.users.cordelia.client.post("/messages", { type: "stream", to: general, topic: "annals", content: "Record 521" });
+      await page.locator(".message-row", { hasText: "Record 521" }).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
