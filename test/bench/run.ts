@@ -6,7 +6,7 @@
 // --repeat=N (the send and presence scenarios N times each: the median run, with the spread),
 // --metrics (the server runs with [metrics] enabled, to measure what counting every request costs).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { closeApp, openApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
@@ -197,7 +197,7 @@ async function main() {
     auths: users.slice(0, 20).map((_, i) => auth(i)),
     requests: [{ method: "POST", path: "/api/v1/messages", body: form({ type: "channel", to: benchId, topic: "load", content: "Hello @**Bench User 3**, how is it going? :smile:" }) }],
   });
-  log(`send: ${results.send_20_subscribers?.per_second} msg/s p99 ${results.send_20_subscribers?.p99_ms} ms`);
+  if (results.send_20_subscribers) log(`send: ${results.send_20_subscribers.per_second} msg/s p99 ${results.send_20_subscribers.p99_ms} ms`);
 
   // send → the recipient's pending GET /events, with 1,000 queues connected
   if (wants("event")) results.send_to_event = await load({
@@ -282,6 +282,8 @@ async function fetchAndSearch(config: ReturnType<typeof loadConfig>, users: { id
   if (results.search) log(`search: p50 ${results.search?.p50_ms} ms`);
   if (wants("web")) {
     const newestId = (await api(auth(0), "GET", "/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [{ operator: "channel", operand: historyId }] })).messages[0].id;
+    // browser timings on a shared 2-core machine move with its load: it is printed beside them
+    const loadBefore = loadavg()[0]!;
     results.web = await webScenario({
       base,
       login: { email: users[0]!.email, password: WEB_PASSWORD },
@@ -294,6 +296,7 @@ async function fetchAndSearch(config: ReturnType<typeof loadConfig>, users: { id
       scrollBack: 5000,
       log,
     });
+    results.web.load_average = [round(loadBefore), round(loadavg()[0]!)];
   }
   await stopParley();
 }
@@ -321,7 +324,7 @@ function table() {
     ["  … for a user with every sent message unread", `p50 ${r.register_many_unread?.p50_ms} ms`, "", `${r.register_many_unread?.unread} unread`, ""],
     ["presence update", `${r.presence?.per_second} req/s`, "≥ 20,000 req/s", `p99 ${r.presence?.p99_ms} ms${spread(r.presence)}`, hello ? `${times(r.presence?.per_second, hello.per_second)} hello, ${times(r.presence?.per_second, insert?.per_second)} Elysia + insert` : ""],
     ["idle RSS after start", `${r.idle_rss_mib} MiB (${Math.round(r.idle_rss_mib * 1.048576 * 10) / 10} MB)`, "< 60 MB", `anonymous ${r.idle_rss_anon_mib} MiB, file-backed ${r.idle_rss_file_mib} MiB`, hello ? `bun: hello ${hello.idle_rss_mib} MiB, Elysia + libSQL ${insert?.idle_rss_mib} MiB` : ""],
-    ["web: JS + CSS of the first load, gzipped", `${r.web?.first_load?.total_gz_kib} KiB`, "≤ 150 KB", `JS ${r.web?.first_load?.js_gz_kib} KiB, CSS ${r.web?.first_load?.css_gz_kib} KiB`, ""],
+    ["web: JS + CSS of the first load, gzipped", `${r.web?.first_load?.total_gz_kib} KiB`, "≤ 150 KB", `JS ${r.web?.first_load?.js_gz_kib} KiB, CSS ${r.web?.first_load?.css_gz_kib} KiB`, `machine load average ${r.web?.load_average?.join(" → ")} (2 cores)`],
     [`web: navigation → first message list painted (${MESSAGES.toLocaleString()}-message channel)`, `p50 ${r.web?.first_list?.cold_p50_ms} ms cold, ${r.web?.first_list?.warm_p50_ms} ms cached`, "≤ 1 s", `max ${r.web?.first_list?.cold_max_ms} ms of ${r.web?.first_list?.samples}; /register ${r.web?.first_list?.register_p50_ms} ms, /messages ${r.web?.first_list?.messages_p50_ms} ms`, `login page first paint p50 ${r.web?.first_list?.baseline_login_page_fcp_p50_ms} ms`],
     ["web: another user's message painted after POST answered", `p50 ${r.web?.new_message?.p50_ms} ms, p99 ${r.web?.new_message?.p99_ms} ms`, "≤ 100 ms", `${r.web?.new_message?.samples} of ${r.web?.new_message?.sent} painted; from POST start p50 ${r.web?.new_message?.from_post_start_p50_ms} ms`, r.send_to_event ? `send → event p50 ${r.send_to_event.p50_ms} ms` : ""],
     ["web: scrolling back through 5,000 messages", `longest task ${r.web?.scroll_back?.max_long_task_ms} ms, heap ${r.web?.scroll_back?.heap_used_mib} MiB`, "no task > 100 ms, heap < 100 MB", `${r.web?.scroll_back?.messages} messages in ${r.web?.scroll_back?.seconds} s, ${r.web?.scroll_back?.long_tasks_over_100ms} tasks > 100 ms, ${r.web?.scroll_back?.message_rows_in_dom} rows / ${r.web?.scroll_back?.dom_nodes} nodes in the DOM`, ""],
