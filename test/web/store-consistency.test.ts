@@ -5,7 +5,8 @@
  * state of a client that registers now and fetches that view afresh: people, channels and
  * subscriptions, unread messages and mentions, starred messages, direct-message conversations, topic
  * settings, presence, statuses, muted people, groups, settings, the organization, and every fetched
- * message (content, topic, channel, flags, edited and moved times) in the view's list.
+ * message (content, topic, channel, flags, edited and moved times, reactions, widget submessages) in the
+ * view's list, custom emoji, drafts kept on the server and scheduled messages.
  *
  * Deletions are of channel messages only: a direct-message conversation's newest id after its newest
  * message is deleted is not something events tell (Zulip's web app has the same limit).
@@ -15,6 +16,8 @@ import fc from "fast-check";
 import { CAST, startServer, type CastName, type TestServer } from "../helpers/server";
 import { checkSequences } from "../helpers/consistency";
 import { createChannel } from "../helpers/channels";
+import { makePng } from "../helpers/uploads";
+import { deliverDueScheduledMessages } from "../../src/actions/scheduled-messages";
 import { REGISTER_PARAMS } from "../../assets/app/state/register-params";
 import { fromRegister } from "../../assets/app/state/from-register";
 import { applyEvent } from "../../assets/app/state/apply-event";
@@ -50,7 +53,15 @@ type Op =
   | { kind: "muteUser"; who: Person; whom: Person; on: boolean }
   | { kind: "rename"; who: Person; n: number }
   | { kind: "group"; who: Person; on: boolean }
-  | { kind: "realmName"; n: number };
+  | { kind: "realmName"; n: number }
+  | { kind: "react"; who: Person; pick: number; emoji: string; on: boolean }
+  | { kind: "widget"; sender: Person; channel: ChannelName; widget: "poll" | "todo" }
+  | { kind: "submessage"; who: Person; pick: number; action: "vote" | "unvote" | "option" | "question" | "task" | "strike" | "title"; n: number }
+  | { kind: "draft"; who: Person; action: "add" | "edit" | "remove"; pick: number; channel: ChannelName }
+  | { kind: "draftSync"; who: Person; on: boolean }
+  | { kind: "schedule"; who: Person; action: "add" | "edit" | "remove"; pick: number; channel: ChannelName }
+  | { kind: "deliver" }
+  | { kind: "customEmoji"; n: number; on: boolean };
 
 const person = fc.constantFrom(...PEOPLE);
 const channel = fc.constantFrom<ChannelName>("Castle", "Garden", "Tower");
@@ -80,6 +91,23 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rename" as const), who: person, n: fc.nat({ max: 9 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("group" as const), who: person, on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("realmName" as const), n: fc.nat({ max: 9 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("react" as const), who: person, pick: fc.nat(), emoji: fc.constantFrom("thumbs_up", "tada", "octopus", "elsinore"), on: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("widget" as const), sender: person, channel, widget: fc.constantFrom<"poll" | "todo">("poll", "todo") }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("submessage" as const),
+      who: person,
+      pick: fc.nat(),
+      action: fc.constantFrom<"vote" | "unvote" | "option" | "question" | "task" | "strike" | "title">("vote", "vote", "unvote", "option", "question", "task", "strike", "title"),
+      n: fc.nat({ max: 3 }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("draft" as const), who: person, action: fc.constantFrom<"add" | "edit" | "remove">("add", "add", "edit", "remove"), pick: fc.nat(), channel }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("draftSync" as const), who: person, on: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("schedule" as const), who: person, action: fc.constantFrom<"add" | "edit" | "remove">("add", "add", "edit", "remove"), pick: fc.nat(), channel }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("deliver" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("customEmoji" as const), n: fc.nat({ max: 1 }), on: fc.boolean() }) },
 );
 
 /** The state as comparable lines: every part the app keeps, messages of the "all" view included. */
@@ -107,8 +135,13 @@ function summary(st: State): unknown {
       const m = st.messages[id]!;
       // the app names senders, channels and people from the state, by id: names inside messages are not read
       const recipients = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id) : null;
-      return [id, m.sender_id, m.content, m.subject, m.stream_id, recipients, [...m.flags].sort(), m.last_edit_timestamp, m.last_moved_timestamp];
+      const reactions = m.reactions.map((r) => `${r.reaction_type}:${r.emoji_code}:${r.emoji_name}:${r.user_id}`).sort();
+      const submessages = m.submessages.map((x) => [x.id, x.sender_id, x.msg_type, x.content]);
+      return [id, m.sender_id, m.content, m.subject, m.stream_id, recipients, [...m.flags].sort(), m.last_edit_timestamp, m.last_moved_timestamp, reactions, submessages];
     }),
+    realm_emoji: st.realm_emoji,
+    drafts: st.drafts,
+    scheduled: st.scheduled,
   };
 }
 
@@ -133,6 +166,8 @@ async function run(ops: Op[]) {
     for (const p of PEOPLE) models.set(p, await fresh(p));
 
     const log: string[] = [];
+    const emojiPng = await makePng(16, 16, "#c2726a");
+    const widgetMessages = async () => await s.app.db.all<{ id: number; sender_id: number; content: string }>("SELECT id, sender_id, content FROM messages WHERE content LIKE '/poll%' OR content LIKE '/todo%' ORDER BY id");
     const messageIds = async () => (await s.app.db.all<{ id: number; stream_id: number | null; sender_id: number }>("SELECT id, stream_id, sender_id FROM messages ORDER BY id"));
     for (const o of ops) {
       log.push(JSON.stringify(o));
@@ -173,7 +208,7 @@ async function run(ops: Op[]) {
           const editor = PEOPLE.find((p) => id(p) === target.sender_id)!;
           const mention = o.mention ? ` @**${CAST[o.mention].fullName}**` : "";
           const r = await client(editor).patch(`/messages/${target.id}`, { content: `edited ${o.pick}${mention}` });
-          if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid message|^Nothing to change|^You don't have permission/);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid message|^Nothing to change|^You don't have permission|^Widgets cannot be edited|^The time limit/);
           break;
         }
         case "moveTopic": {
@@ -181,7 +216,7 @@ async function run(ops: Op[]) {
           const target = inChannels.length ? inChannels[o.pick % inChannels.length]! : undefined;
           if (!target) break;
           const r = await client("iago").patch(`/messages/${target.id}`, { topic: o.topic, propagate_mode: o.mode });
-          if (r.status !== 200) expect(r.json.msg).toBe("Nothing to change");
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Nothing to change|^The time limit|^Invalid message/);
           break;
         }
         case "moveChannel": {
@@ -190,7 +225,7 @@ async function run(ops: Op[]) {
           if (!target || target.stream_id === streamIds[o.channel]) break;
           const r = await client("iago").patch(`/messages/${target.id}`, { stream_id: streamIds[o.channel], propagate_mode: "change_all" });
           // iago is not in the private Tower unless he joined it
-          if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid channel ID|^You don't have permission/);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid channel ID|^You don't have permission|^The time limit/);
           break;
         }
         case "delete": {
@@ -256,6 +291,79 @@ async function run(ops: Op[]) {
         case "realmName":
           (await s.users.desdemona.client.patch("/realm", { name: `Elsinore ${o.n}` })).success();
           break;
+        case "react": {
+          const mine = (await s.app.db.all<{ message_id: number }>("SELECT message_id FROM user_messages WHERE user_id = ? ORDER BY message_id", [id(o.who)])).map((r) => r.message_id);
+          const target = mine.length ? mine[o.pick % mine.length] : undefined;
+          if (target === undefined) break;
+          const path = `/messages/${target}/reactions`;
+          const r = o.on ? await client(o.who).post(path, { emoji_name: o.emoji }) : await client(o.who).delete(path, { emoji_name: o.emoji });
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Reaction already exists|^Reaction doesn't exist|^Invalid message|^Emoji '.*' does not exist/);
+          break;
+        }
+        case "widget": {
+          const content = o.widget === "poll" ? "/poll Who is there?\nBernardo\nFrancisco" : "/todo Watch\nrelieve the guard: at midnight\nsee the ghost";
+          const r = await client(o.sender).post("/messages", { type: "stream", to: streamIds[o.channel], topic: "watch", content });
+          if (r.status !== 200) expect(r.json.code).toMatch(/BAD_REQUEST|STREAM_DOES_NOT_EXIST/);
+          break;
+        }
+        case "submessage": {
+          const widgets = await widgetMessages();
+          const target = widgets.length ? widgets[o.pick % widgets.length]! : undefined;
+          if (!target) break;
+          const poll = target.content.startsWith("/poll");
+          let data: Record<string, unknown>;
+          if (poll) {
+            if (o.action === "option" || o.action === "task") data = { type: "new_option", idx: o.n + 1, option: `Marcellus ${o.n}` };
+            else if (o.action === "question" || o.action === "title") data = { type: "question", question: `Who goes there ${o.n}?` };
+            else data = { type: "vote", key: `canned,${o.n % 2}`, vote: o.action === "vote" ? 1 : -1 };
+          } else if (o.action === "task" || o.action === "option") data = { type: "new_task", key: o.n + 2, task: `task ${o.n}`, desc: "", completed: false };
+          else if (o.action === "title" || o.action === "question") data = { type: "new_task_list_title", title: `Watch ${o.n}` };
+          else data = { type: "strike", key: `${o.n % 2},canned` };
+          const r = await client(o.who).post("/submessage", { message_id: target.id, msg_type: "widget", content: JSON.stringify(data) });
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^You can't edit|^Invalid message/);
+          break;
+        }
+        case "draft": {
+          const drafts = (await s.app.db.all<{ id: number }>("SELECT id FROM drafts WHERE user_id = ? ORDER BY id", [id(o.who)])).map((d) => d.id);
+          const draft = { type: "stream", to: [streamIds[o.channel]], topic: "plans", content: `draft ${o.pick}` };
+          const existing = drafts.length ? drafts[o.pick % drafts.length] : undefined;
+          const r =
+            o.action === "add" || existing === undefined
+              ? await client(o.who).post("/drafts", { drafts: [draft] })
+              : o.action === "edit"
+                ? await client(o.who).patch(`/drafts/${existing}`, { draft })
+                : await client(o.who).delete(`/drafts/${existing}`);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^User has disabled synchronizing drafts|^Invalid channel ID|^Not subscribed/);
+          break;
+        }
+        case "draftSync":
+          (await client(o.who).patch("/settings", { enable_drafts_synchronization: o.on })).success();
+          break;
+        case "schedule": {
+          const mine = (await s.app.db.all<{ id: number }>("SELECT id FROM scheduled_messages WHERE sender_id = ? AND delivered = 0 ORDER BY id", [id(o.who)])).map((m) => m.id);
+          const existing = mine.length ? mine[o.pick % mine.length] : undefined;
+          const at = Math.floor(s.clock.now() / 1000) + 1800 + o.pick;
+          const r =
+            o.action === "add" || existing === undefined
+              ? await client(o.who).post("/scheduled_messages", { type: "stream", to: String(streamIds[o.channel]), topic: "later", content: `later ${o.pick}`, scheduled_delivery_timestamp: at })
+              : o.action === "edit"
+                ? await client(o.who).patch(`/scheduled_messages/${existing}`, { content: `sooner ${o.pick}`, scheduled_delivery_timestamp: at })
+                : await client(o.who).delete(`/scheduled_messages/${existing}`);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid channel ID|^Not subscribed|^You do not have permission|^Channel does not exist|^Scheduled message does not exist|^Not authorized to send/);
+          break;
+        }
+        case "deliver":
+          s.clock.advance(3600_000);
+          await deliverDueScheduledMessages(s.app);
+          break;
+        case "customEmoji": {
+          const name = `elsinore${o.n ? "_castle" : ""}`;
+          const r = o.on
+            ? await s.users.iago.client.post(`/realm/emoji/${name}`, { file: new File([emojiPng as BlobPart], "elsinore.png") })
+            : await s.users.iago.client.delete(`/realm/emoji/${name}`);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/already exists|^Emoji '.*' does not exist|already deactivated/);
+          break;
+        }
       }
     }
 

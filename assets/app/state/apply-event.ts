@@ -6,7 +6,9 @@
 import { onUpdateMessageFlags } from "./reduce/flags";
 import { onDeleteMessage, onMessage, onUpdateMessage } from "./reduce/messages";
 import { onMutedUsers, onPresence, onRealmUser, onUserStatus } from "./reduce/people";
-import { onRealm, onUserGroup, onUserSettings, onUserTopic } from "./reduce/settings";
+import { onRealm, onRealmEmoji, onUserGroup, onUserSettings, onUserTopic } from "./reduce/settings";
+import { onReaction, onSubmessage } from "./reduce/reactions";
+import { onDrafts, onScheduledMessages } from "./reduce/drafts";
 import { onStream, onSubscription } from "./reduce/channels";
 import type { State } from "./types";
 
@@ -28,6 +30,11 @@ const REDUCERS: Record<string, (state: State, e: ServerEvent) => State> = {
   user_topic: onUserTopic,
   user_group: onUserGroup,
   realm: onRealm,
+  realm_emoji: onRealmEmoji,
+  reaction: onReaction,
+  submessage: onSubmessage,
+  drafts: onDrafts,
+  scheduled_messages: onScheduledMessages,
 };
 
 export function applyEvent(state: State, e: ServerEvent): State {

@@ -17,7 +17,7 @@ export interface MessagesAnswer {
 export function messagesFetched(state: State, narrow: Narrow, answer: MessagesAnswer, how: "replace" | "older" | "newer"): State {
   const key = narrowKey(narrow);
   const messages = { ...state.messages };
-  for (const m of answer.messages) messages[m.id] = m;
+  for (const m of answer.messages) messages[m.id] = { ...m, reactions: m.reactions ?? [], submessages: m.submessages ?? [] };
   const got = answer.messages.map((m) => m.id);
   const cur = state.lists[key];
   let list;

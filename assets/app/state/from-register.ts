@@ -1,7 +1,7 @@
 /** The state from a POST /register answer (REGISTER_PARAMS): the one place the app reads it. */
 import { dmKey } from "./people";
 import { placeKey } from "./user-topics";
-import type { Channel, Place, Presence, Realm, Settings, State, Subscription, User, UserGroup, UserStatus } from "./types";
+import type { Channel, Place, Presence, Realm, RealmEmoji, ScheduledMessage, ServerDraft, Settings, State, Subscription, User, UserGroup, UserStatus } from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the answer is JSON, read field by field here */
 type Json = any;
@@ -28,7 +28,7 @@ export const toChannel = (s: Json): Channel => ({
 
 export const toSubscription = (s: Json): Subscription => ({ ...toChannel(s), color: s.color, is_muted: !!s.is_muted, pin_to_top: !!s.pin_to_top });
 
-export const toGroup = (g: Json): UserGroup => ({ id: g.id, name: g.name, members: [...g.members].sort((a, b) => a - b), direct_subgroup_ids: [...g.direct_subgroup_ids].sort((a, b) => a - b) });
+export const toGroup = (g: Json): UserGroup => ({ id: g.id, name: g.name, is_system_group: !!g.is_system_group, members: [...g.members].sort((a, b) => a - b), direct_subgroup_ids: [...g.direct_subgroup_ids].sort((a, b) => a - b) });
 
 export const SETTING_NAMES = [
   "twenty_four_hour_time",
@@ -38,6 +38,9 @@ export const SETTING_NAMES = [
   "web_home_view",
   "starred_message_counts",
   "presence_enabled",
+  "enable_drafts_synchronization",
+  "send_private_typing_notifications",
+  "send_stream_typing_notifications",
 ] as const;
 
 export const toStatus = (s: Json): UserStatus => {
@@ -65,8 +68,38 @@ function realmOf(r: Json): Realm {
     ping_interval_seconds: r.server_presence_ping_interval_seconds ?? 60,
     offline_threshold_seconds: r.server_presence_offline_threshold_seconds ?? 140,
     enable_guest_user_indicator: !!r.realm_enable_guest_user_indicator,
+    max_file_upload_size_mib: r.max_file_upload_size_mib ?? 25,
+    emoji_data_url: r.server_emoji_data_url ?? "/static/generated/emoji/emoji_api.json",
+    // Zulip's defaults, for a server that does not say
+    typing_started_wait_ms: r.server_typing_started_wait_period_milliseconds ?? 10_000,
+    typing_stopped_wait_ms: r.server_typing_stopped_wait_period_milliseconds ?? 5_000,
+    typing_expiry_ms: r.server_typing_started_expiry_period_milliseconds ?? 15_000,
   };
 }
+
+export const toRealmEmoji = (e: Json): RealmEmoji => ({ id: String(e.id), name: e.name, source_url: e.source_url, deactivated: !!e.deactivated });
+
+export function realmEmojiOf(dict: Json): Record<string, RealmEmoji> {
+  const out: Record<string, RealmEmoji> = {};
+  for (const e of Object.values<Json>(dict ?? {})) out[String(e.id)] = toRealmEmoji(e);
+  return out;
+}
+
+export const toDraft = (d: Json): ServerDraft => ({ id: d.id, type: d.type, to: [...d.to], topic: d.topic ?? "", content: d.content, timestamp: d.timestamp });
+
+export const toScheduled = (m: Json): ScheduledMessage => {
+  const out: ScheduledMessage = {
+    scheduled_message_id: m.scheduled_message_id,
+    type: m.type,
+    to: m.to,
+    content: m.content,
+    rendered_content: m.rendered_content,
+    scheduled_delivery_timestamp: m.scheduled_delivery_timestamp,
+    failed: !!m.failed,
+  };
+  if (m.type === "stream") out.topic = m.topic;
+  return out;
+};
 
 function unreadOf(me: number, u: Json): State["unread"] {
   const messages: Record<number, Place> = {};
@@ -121,5 +154,8 @@ export function fromRegister(r: Json): State {
     messages: {},
     lists: {},
     topics: {},
+    realm_emoji: realmEmojiOf(r.realm_emoji),
+    drafts: Object.fromEntries((r.drafts ?? []).map((d: Json) => [d.id, toDraft(d)])),
+    scheduled: Object.fromEntries((r.scheduled_messages ?? []).map((m: Json) => [m.scheduled_message_id, toScheduled(m)])),
   };
 }

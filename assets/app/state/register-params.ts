@@ -17,6 +17,9 @@ export const FETCH_EVENT_TYPES = [
   "user_topic",
   "user_settings",
   "muted_users",
+  "realm_emoji",
+  "drafts",
+  "scheduled_messages",
 ];
 
 export const CLIENT_CAPABILITIES = {

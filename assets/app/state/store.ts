@@ -37,6 +37,9 @@ export const groups = computed(() => the().groups);
 export const messages = computed(() => the().messages);
 export const lists = computed(() => the().lists);
 export const topics = computed(() => the().topics);
+export const realmEmoji = computed(() => the().realm_emoji);
+export const serverDrafts = computed(() => the().drafts);
+export const scheduled = computed(() => the().scheduled);
 
 /** recounted only when unread messages, subscriptions or topic settings change */
 export const counts = computed(() => unreadCounts({ unread: unread.value, subscriptions: subscriptions.value, user_topics: userTopics.value }));

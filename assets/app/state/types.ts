@@ -59,6 +59,8 @@ export interface UserStatus {
 export interface UserGroup {
   id: number;
   name: string;
+  /** role groups (role:members, role:everyone …), which are not mentioned by name */
+  is_system_group: boolean;
   members: number[];
   direct_subgroup_ids: number[];
 }
@@ -74,6 +76,10 @@ export interface Settings {
   web_home_view: string;
   starred_message_counts: boolean;
   presence_enabled: boolean;
+  /** drafts are kept on the server (and follow the person across devices) rather than in this browser */
+  enable_drafts_synchronization: boolean;
+  send_private_typing_notifications: boolean;
+  send_stream_typing_notifications: boolean;
 }
 
 export interface Realm {
@@ -88,6 +94,13 @@ export interface Realm {
   ping_interval_seconds: number;
   offline_threshold_seconds: number;
   enable_guest_user_indicator: boolean;
+  max_file_upload_size_mib: number;
+  /** where Zulip's emoji names are served (server_emoji_data_url) */
+  emoji_data_url: string;
+  /** Zulip's typing notification timing, from the server */
+  typing_started_wait_ms: number;
+  typing_stopped_wait_ms: number;
+  typing_expiry_ms: number;
 }
 
 export interface Reaction {
@@ -95,6 +108,49 @@ export interface Reaction {
   emoji_code: string;
   reaction_type: string;
   user_id: number;
+}
+
+/** A widget's data (poll, to-do list): the first submessage declares it, the others are its events. */
+export interface Submessage {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  /** JSON */
+  content: string;
+}
+
+/** An organization's custom emoji (realm_emoji), by id. */
+export interface RealmEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+  deactivated: boolean;
+}
+
+/** A draft kept by the server (when the person synchronizes drafts). */
+export interface ServerDraft {
+  id: number;
+  /** "" for a draft with no recipient yet */
+  type: "" | "stream" | "private";
+  /** the channel id, or the people of a direct message */
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+/** A message waiting to be sent later (Zulip's scheduled_messages). */
+export interface ScheduledMessage {
+  scheduled_message_id: number;
+  type: "stream" | "private";
+  /** the channel id, or the people of a direct message */
+  to: number | number[];
+  topic?: string;
+  content: string;
+  rendered_content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
 }
 
 export interface DisplayRecipient {
@@ -117,6 +173,7 @@ export interface Message {
   content: string;
   flags: string[];
   reactions: Reaction[];
+  submessages: Submessage[];
   is_me_message: boolean;
   last_edit_timestamp?: number;
   last_moved_timestamp?: number;
@@ -155,4 +212,9 @@ export interface State {
   lists: Record<string, MessageList>;
   /** the topics of channels whose topic list was fetched, newest first */
   topics: Record<number, { name: string; max_id: number }[]>;
+  realm_emoji: Record<string, RealmEmoji>;
+  /** the person's drafts on the server, by id (empty when they keep drafts in the browser) */
+  drafts: Record<number, ServerDraft>;
+  /** messages the person scheduled, not yet sent, by id */
+  scheduled: Record<number, ScheduledMessage>;
 }

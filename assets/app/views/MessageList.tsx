@@ -34,7 +34,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;")
 
 /** A message waiting in the outbox, shaped like the message it will become. */
 function pendingMessage(p: Pending, myId: number, myName: string): Message {
-  const base = { id: Number.MAX_SAFE_INTEGER, local_id: p.localId, sender_id: myId, sender_full_name: myName, sender_email: "", timestamp: p.timestamp, flags: ["read"], reactions: [], is_me_message: false };
+  const base = { id: Number.MAX_SAFE_INTEGER, local_id: p.localId, sender_id: myId, sender_full_name: myName, sender_email: "", timestamp: p.timestamp, flags: ["read"], reactions: [], submessages: [], is_me_message: false };
   const content = p.content.split(/\n{2,}/).map((para) => `<p>${escapeHtml(para).replace(/\n/g, "<br>")}</p>`).join("");
   if (p.to.type === "stream") return { ...base, content, type: "stream", stream_id: p.to.stream_id, subject: p.to.topic, display_recipient: "" };
   const ids = [...new Set([...p.to.user_ids, myId])];

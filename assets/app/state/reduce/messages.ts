@@ -14,7 +14,7 @@ function placeOf(state: State, m: Message): Place {
 }
 
 export function onMessage(state: State, e: Json): State {
-  const m: Message = { ...e.message, flags: e.flags ?? [] };
+  const m: Message = { ...e.message, flags: e.flags ?? [], reactions: e.message.reactions ?? [], submessages: e.message.submessages ?? [] };
   let next: State = { ...state, messages: withKey(state.messages, m.id, m) };
   next.lists = placeInLists(next, [m]);
   if (next.lists === state.lists) next.messages = state.messages; // no view holds it

@@ -1,5 +1,5 @@
 /** user_settings, user_topic, user_group and realm events. */
-import { SETTING_NAMES, toGroup } from "../from-register";
+import { realmEmojiOf, SETTING_NAMES, toGroup } from "../from-register";
 import type { Realm, State } from "../types";
 import { placeKey } from "../user-topics";
 import { withKey, without } from "./records";
@@ -9,7 +9,14 @@ type Json = any;
 
 export function onUserSettings(state: State, e: Json): State {
   if (e.op !== "update" || !(SETTING_NAMES as readonly string[]).includes(e.property)) return state;
-  return { ...state, settings: { ...state.settings, [e.property]: e.value } };
+  const next = { ...state, settings: { ...state.settings, [e.property]: e.value } };
+  // turning synchronization off deletes the drafts on the server (without an event per draft, as in Zulip)
+  if (e.property === "enable_drafts_synchronization" && e.value === false) next.drafts = {};
+  return next;
+}
+
+export function onRealmEmoji(state: State, e: Json): State {
+  return e.op === "update" ? { ...state, realm_emoji: realmEmojiOf(e.realm_emoji) } : state;
 }
 
 export function onUserTopic(state: State, e: Json): State {
