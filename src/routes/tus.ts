@@ -6,7 +6,11 @@ import { authenticate } from "../http/auth";
 import { errorResponse, json } from "../http/error-handler";
 import { TUS_EXTENSIONS, TUS_VERSION } from "../uploads/tus";
 
-/** tus 1.0 at /api/v1/tus. Errors are Zulip envelopes with tus's status codes and headers. */
+/**
+ * tus 1.0 at /api/v1/tus, and at /json/tus for the web app's session (cookie and CSRF token, like every
+ * /json route): an upload's URL keeps the prefix it was created under. Errors are Zulip envelopes with
+ * tus's status codes and headers.
+ */
 
 const base = () => ({ "tus-resumable": TUS_VERSION, "cache-control": "no-store" });
 
@@ -41,7 +45,21 @@ async function handle(app: App, request: Request, fn: () => Promise<Response>): 
   }
 }
 
-const idOf = (request: Request) => decodeURIComponent(new URL(request.url).pathname.slice("/api/v1/tus/".length));
+/** The tus paths: `/api/v1/tus` or `/json/tus`, then an upload's id. */
+const TUS_PATH = /^(\/api\/v1|\/json)\/tus(?:\/(.*))?$/;
+
+export const isTusPath = (path: string) => TUS_PATH.test(path);
+
+function idOf(request: Request): string {
+  const id = TUS_PATH.exec(new URL(request.url).pathname)?.[2] ?? "";
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
+}
+
+const prefixOf = (request: Request) => TUS_PATH.exec(new URL(request.url).pathname)?.[1] ?? "/api/v1";
 
 async function head(app: App, request: Request): Promise<Response> {
   return handle(app, request, async () => {
@@ -75,7 +93,7 @@ export function tusEarlyResponse(app: App, request: Request): Promise<Response> 
       }),
     );
   }
-  if (request.method === "HEAD" && request.url.includes("/api/v1/tus/")) return head(app, request);
+  if (request.method === "HEAD" && idOf(request)) return head(app, request);
   return undefined;
 }
 
@@ -100,7 +118,7 @@ export const tusRoutes = (app: App) =>
         handle(app, request, async () => {
           const me = await authenticate(app, request);
           const r = await createTusUpload(app, me, request.headers, request.body);
-          const location = `/api/v1/tus/${r.upload.id}`;
+          const location = `${prefixOf(request)}/tus/${r.upload.id}`;
           const headers = { ...stateHeaders(r), location };
           return r.finished ? json(finishedBody(r.finished), 201, headers) : new Response(null, { status: 201, headers });
         }),

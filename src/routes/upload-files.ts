@@ -7,7 +7,7 @@ import { authenticate, sessionToken } from "../http/auth";
 import { errorResponse } from "../http/error-handler";
 import { fileResponse } from "../uploads/file-response";
 import { pathIdFromSegments, segmentsAfter } from "../uploads/paths";
-import { tusEarlyResponse } from "./tus";
+import { isTusPath, tusEarlyResponse } from "./tus";
 
 /** The caller by Basic auth or session cookie; null (a spectator) when no credentials are sent. */
 async function caller(app: App, request: Request) {
@@ -42,7 +42,7 @@ export const uploadFileRoutes = (app: App) => {
   return new Elysia({ name: "upload-files" })
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;
-      if (path === "/api/v1/tus" || path.startsWith("/api/v1/tus/")) return tusEarlyResponse(app, request);
+      if (isTusPath(path)) return tusEarlyResponse(app, request);
       if (request.method === "POST" && (path === "/api/v1/user_uploads" || path === "/json/user_uploads")) {
         const length = Number(request.headers.get("content-length") ?? 0);
         if (length > maxUploadBytes(app) + 64 * 1024) return errorResponse(fileTooLarge(app.config.limits.max_file_upload_size_mib), "", app.log, request);

@@ -179,6 +179,36 @@ describe("a resumable upload", () => {
     expect((await s.app.db.get<any>("SELECT owner_id FROM attachments WHERE path_id = ?", [pathIdOf(url)]))!.owner_id).toBe(s.users.cordelia.id);
   });
 
+  test("the web app's /json/tus keeps its uploads under /json/tus: session cookie, CSRF token on writes, HEAD to resume, an attachment at the end", async () => {
+    await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("pw"), s.users.othello.id]);
+    const session = await logIn(s.app, "othello@zulip.com", "pw");
+    const cookie = `${SESSION_COOKIE}=${session.token}`;
+    const csrf = { "x-csrftoken": csrfToken(session.token) };
+    const options = await fetchRaw(s, "/json/tus", { method: "OPTIONS" });
+    expect({ status: options.status, version: options.headers.get("tus-version") }).toEqual({ status: 204, version: "1.0.0" });
+    const r = await fetchRaw(s, "/json/tus", { method: "POST", headers: { ...TUS, cookie, ...csrf, "upload-length": "6", "upload-metadata": meta({ filename: "notes.txt", filetype: "text/plain" }) } });
+    expect(r.status).toBe(201);
+    const location = r.headers.get("location")!;
+    expect(location).toMatch(/^\/json\/tus\/[0-9a-f]{32}$/);
+    const chunk = (offset: number, body: string, extra: Record<string, string> = csrf) =>
+      fetchRaw(s, location, { method: "PATCH", headers: { ...TUS, cookie, ...extra, "content-type": "application/offset+octet-stream", "upload-offset": String(offset) }, body });
+    expect((await chunk(0, "abc", {})).status).toBe(403);
+    expect((await chunk(0, "abc")).status).toBe(204);
+    const state = await fetchRaw(s, location, { method: "HEAD", headers: { ...TUS, cookie } });
+    expect({ status: state.status, offset: state.headers.get("upload-offset"), length: state.headers.get("upload-length") }).toEqual({ status: 200, offset: "3", length: "6" });
+    const done = await chunk(3, "def");
+    expect(done.status).toBe(200);
+    const { url, filename } = await done.json();
+    expect(filename).toBe("notes.txt");
+    const stored = await s.app.db.get<{ owner_id: number; size: number; file_name: string }>("SELECT owner_id, size, file_name FROM attachments WHERE path_id = ?", [pathIdOf(url)]);
+    expect(stored).toEqual({ owner_id: s.users.othello.id, size: 6, file_name: "notes.txt" });
+    // the same upload is not reachable for someone else, under either prefix
+    const other = await fetchRaw(s, location, { as: "hamlet", method: "HEAD", headers: TUS });
+    expect(other.status).toBe(404);
+    const terminate = await fetchRaw(s, location.replace("/json/", "/api/v1/"), { as: "hamlet", method: "DELETE", headers: TUS });
+    expect(terminate.status).toBe(404);
+  });
+
   test("X-HTTP-Method-Override lets a POST stand for PATCH", async () => {
     const location = await createOk("hamlet", 4, "override.txt");
     const r = await fetchRaw(s, location, {
