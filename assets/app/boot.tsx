@@ -8,7 +8,9 @@ import { EventLoop } from "./api/events";
 import { describeError } from "./api/http";
 import { startPresence } from "./api/presence";
 import { register } from "./api/register";
+import { startDrafts } from "./compose/drafts";
 import { dropPending } from "./compose/outbox";
+import { noteTypingEvents } from "./views/TypingNotice";
 import { startRouter } from "./nav/router";
 import { setQueueId } from "./session";
 import type { ServerEvent } from "./state/apply-event";
@@ -21,6 +23,7 @@ import { forgetViews } from "./views/MessageView";
 function onEvents(events: ServerEvent[]): void {
   for (const e of events) if (e.type === "message" && typeof e.local_message_id === "string") dropPending(e.local_message_id);
   dispatch(events);
+  noteTypingEvents(events);
 }
 
 async function reregister() {
@@ -55,6 +58,7 @@ export async function boot(root: HTMLElement): Promise<void> {
   }
   setQueueId(r.queue_id);
   state.value = fromRegister(r);
+  startDrafts();
   startRouter();
   const loop = new EventLoop({ queueId: r.queue_id, lastEventId: r.last_event_id }, { onEvents, reregister }).start();
   root.classList.remove("app-loading");

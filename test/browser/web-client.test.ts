@@ -3,101 +3,36 @@
  * in-process server. Each journey checks what the person sees and what the server stored. One browser,
  * a context per person; screenshots of the main views land in /tmp/parley-web-*.png.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { startServer, type CastName, type TestServer } from "../helpers/server";
+import { describe, expect, test } from "bun:test";
+import type { CastName } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
-import { hashPassword } from "../../src/actions/users";
 import { makePng, upload } from "../helpers/uploads";
-import { createServer } from "../../src/server";
+import { browserSuite, eventually, row, shot, topicHash as hashOf } from "./helpers";
 
-const CHROMIUM = "/usr/bin/chromium";
-const shot = (name: string) => `/tmp/parley-web-${name}.png`;
-
-let s: TestServer;
-let http: ReturnType<typeof createServer>;
-let browser: Browser;
-let base: string;
 let general: number;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  s = await startServer({ realClock: true });
-  for (const who of ["hamlet", "othello"] as const) {
-    await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword(`${who}-pass`), s.users[who].id]);
-  }
+const suite = browserSuite(async (s) => {
   general = await createChannel(s, "iago", "general", { subscribers: ["hamlet", "othello", "cordelia"], description: "Everything that does not fit elsewhere" });
   await createChannel(s, "iago", "design", { subscribers: ["hamlet", "othello"] });
   // the channels' creation notices start out read, so each journey counts only its own messages
   for (const who of ["hamlet", "othello"] as const) (await s.users[who].client.post("/mark_all_as_read")).success();
-  http = createServer(s.app).listen({ hostname: "127.0.0.1", port: 0, reusePort: false });
-  base = `http://127.0.0.1:${http.server!.port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // (launch() gives Chromium a new empty --user-data-dir of its own each time)
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-}, 20_000);
-
-// each journey's people close their tabs: an open tab showing a channel would read what the next journey sends
-afterEach(async () => {
-  for (const c of contexts.splice(0)) await c.close().catch(() => {});
 });
+const open = suite.open;
+const logIn = suite.logIn;
 
-afterAll(async () => {
-  await browser?.close();
-  await http?.stop(true);
-  await s?.close();
-});
-
-/** A fresh browser profile (its own cookies) for one person; page errors are collected. */
-async function open(opts: { width?: number; height?: number; dark?: boolean } = {}) {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: opts.dark ? "dark" : "light" });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(5000);
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  // the strict Content-Security-Policy must not have to refuse anything the app does
-  page.on("console", (m) => m.type() === "error" && /Content Security Policy/i.test(m.text()) && errors.push(m.text()));
-  return { context, page, errors };
-}
-
-async function logIn(page: Page, who: "hamlet" | "othello", path = "/") {
-  await page.goto(base + path);
-  await page.fill("#login-email", `${who}@zulip.com`);
-  await page.fill("#login-password", `${who}-pass`);
-  await page.click(".login-form button[type=submit]");
-  await page.locator(".app-shell").waitFor();
-}
-
-/** Waits (up to 5 s) for `read` to give `expected`, then asserts it. */
-async function eventually<T>(read: () => Promise<T> | T, expected: Awaited<T>, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  let got = await read();
-  while (!Bun.deepEquals(got, expected) && Date.now() < until) {
-    await Bun.sleep(50);
-    got = await read();
-  }
-  expect(got).toEqual(expected);
-}
-
-const row = (page: Page, text: string) => page.locator(".message-row", { hasText: text });
-const topicHash = (topic: string) => `#narrow/channel/${general}-general/topic/${encodeURIComponent(topic).replace(/%/g, ".")}`;
-const userId = (who: CastName) => s.users[who].id;
+const topicHash = (topic: string) => hashOf(general, "general", topic);
+const userId = (who: CastName) => suite.userId(who);
 const flagsOf = async (who: CastName, messageId: number) =>
-  (await s.app.db.get<{ flags: number }>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?", [userId(who), messageId]))!.flags;
+  (await suite.s.app.db.get<{ flags: number }>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?", [userId(who), messageId]))!.flags;
 const isRead = async (who: CastName, messageId: number) => ((await flagsOf(who, messageId)) & 1) === 1;
 /** A personal setting as the server has it now. */
-const setting = async (who: CastName, name: string) => (await s.users[who].client.post("/register", { fetch_event_types: ["user_settings"] })).success().user_settings[name];
+const setting = async (who: CastName, name: string) => (await suite.s.users[who].client.post("/register", { fetch_event_types: ["user_settings"] })).success().user_settings[name];
 const send = async (who: CastName, topic: string, content: string) =>
-  (await s.users[who].client.post("/messages", { type: "stream", to: general, topic, content })).success().id as number;
+  (await suite.s.users[who].client.post("/messages", { type: "stream", to: general, topic, content })).success().id as number;
 
 describe("the web app in a real browser", () => {
   test("a wrong password keeps the login form up and says so; no session is made", async () => {
     const { context, page } = await open();
-    await page.goto(base + "/");
+    await page.goto(suite.base + "/");
     await expect(page.title()).resolves.toBe("Log in · Zulip Dev");
     await page.fill("#login-email", "hamlet@zulip.com");
     await page.fill("#login-password", "wrong-pass");
@@ -128,7 +63,7 @@ describe("the web app in a real browser", () => {
     expect(await mine.locator(".sender-name").textContent()).toBe("King Hamlet");
     expect(await mine.locator(".message-content strong").textContent()).toBe("rotten");
     expect(await hamlet.page.inputValue(".compose-text")).toBe("");
-    const stored = await s.app.db.get<{ id: number; sender_id: number; topic: string; content: string }>("SELECT id, sender_id, topic, content FROM messages WHERE content LIKE 'Something is%'");
+    const stored = await suite.s.app.db.get<{ id: number; sender_id: number; topic: string; content: string }>("SELECT id, sender_id, topic, content FROM messages WHERE content LIKE 'Something is%'");
     expect(stored).toMatchObject({ sender_id: userId("hamlet"), topic: "ramparts", content: "Something is **rotten** in the state of Denmark." });
 
     // othello sees it arrive without reloading; he turns "Enter sends" on and answers with Enter
@@ -140,7 +75,7 @@ describe("the web app in a real browser", () => {
     const reply = row(hamlet.page, "Look where it comes!");
     await reply.waitFor();
     expect(await hamlet.page.locator(".message-row .sender-name").allTextContents()).toContain("Othello, the Moor of Venice");
-    const replyRow = await s.app.db.get<{ sender_id: number; topic: string }>("SELECT sender_id, topic FROM messages WHERE content = 'Look where it comes!'");
+    const replyRow = await suite.s.app.db.get<{ sender_id: number; topic: string }>("SELECT sender_id, topic FROM messages WHERE content = 'Look where it comes!'");
     expect(replyRow).toEqual({ sender_id: userId("othello"), topic: "ramparts" });
     // both are in one block under the topic's recipient bar
     const block = hamlet.page.locator(".message-block", { hasText: "Look where it comes!" });
@@ -156,7 +91,7 @@ describe("the web app in a real browser", () => {
     await logIn(othello.page, "othello");
     // hamlet's page reported him active, and othello sees it in the people list
     await othello.page.locator(".person-row", { hasText: "King Hamlet" }).locator(".presence-active").waitFor();
-    expect((await s.users.othello.client.get(`/users/${userId("hamlet")}/presence`)).success().presence.aggregated.status).toBe("active");
+    expect((await suite.s.users.othello.client.get(`/users/${userId("hamlet")}/presence`)).success().presence.aggregated.status).toBe("active");
     // othello picks hamlet from the people list, which opens their conversation
     await othello.page.locator(".person-row", { hasText: "King Hamlet" }).click();
     await othello.page.locator(".view-title", { hasText: "King Hamlet" }).waitFor();
@@ -164,7 +99,7 @@ describe("the web app in a real browser", () => {
     await othello.page.fill(".compose-text", "A word in private, my lord?");
     await othello.page.press(".compose-text", "Control+Enter");
     await row(othello.page, "A word in private").waitFor();
-    const dm = await s.app.db.get<{ id: number }>("SELECT id FROM messages WHERE content = 'A word in private, my lord?'");
+    const dm = await suite.s.app.db.get<{ id: number }>("SELECT id FROM messages WHERE content = 'A word in private, my lord?'");
 
     const convo = hamlet.page.locator(".dm-row", { hasText: "Othello" });
     await convo.locator(".unread-count", { hasText: "1" }).waitFor();
@@ -182,7 +117,7 @@ describe("the web app in a real browser", () => {
     const { page, errors } = await open();
     await logIn(page, "hamlet");
     await page.locator(".view-title", { hasText: "Inbox" }).waitFor();
-    (await s.users.hamlet.client.post("/mark_all_as_read")).success();
+    (await suite.s.users.hamlet.client.post("/mark_all_as_read")).success();
     await eventually(() => page.title(), "Inbox · Zulip Dev");
     const ids = [await send("cordelia", "battle plans", "First, the left flank."), await send("cordelia", "battle plans", "Then the right."), await send("cordelia", "battle plans", "Then lunch.")];
     const inboxRow = page.locator(".inbox-topic", { hasText: "battle plans" });
@@ -219,7 +154,7 @@ describe("the web app in a real browser", () => {
     await channelCount.waitFor();
     await page.locator(".view-header").getByRole("button", { name: "Topic actions for battle plans" }).click();
     await page.getByRole("menuitem", { name: "Mute topic" }).click();
-    await eventually(async () => (await s.app.db.get<{ visibility_policy: number }>("SELECT visibility_policy FROM user_topics WHERE user_id = ? AND topic = 'battle plans'", [userId("hamlet")]))?.visibility_policy, 1);
+    await eventually(async () => (await suite.s.app.db.get<{ visibility_policy: number }>("SELECT visibility_policy FROM user_topics WHERE user_id = ? AND topic = 'battle plans'", [userId("hamlet")]))?.visibility_policy, 1);
     await page.locator(".topic-item.muted", { hasText: "battle plans" }).waitFor();
     await channelCount.waitFor({ state: "detached" });
     // and "mark all as read" in the view's header reads the rest
@@ -247,8 +182,8 @@ describe("the web app in a real browser", () => {
     expect(await page.inputValue(".compose-text")).toBe("A draft that must survive");
 
     // the server forgot the queue (a restart): the app registers again and reloads the view
-    s.app.events.dropUser(userId("hamlet"));
-    await eventually(() => s.app.events.hasQueues(userId("hamlet")), true);
+    suite.s.app.events.dropUser(userId("hamlet"));
+    await eventually(() => suite.s.app.events.hasQueues(userId("hamlet")), true);
     await send("othello", "watch", "Stand, and unfold yourself.");
     await row(page, "Stand, and unfold yourself.").waitFor();
     expect(await page.inputValue(".compose-text")).toBe("A draft that must survive");
@@ -297,7 +232,7 @@ describe("the web app in a real browser", () => {
     await page.screenshot({ path: shot("phone") });
 
     // a topic by its link; a reload stays there; back returns to the channel
-    await page.goto(base + "/" + topicHash("ramparts"));
+    await page.goto(suite.base + "/" + topicHash("ramparts"));
     await page.locator(".view-title", { hasText: "ramparts" }).waitFor();
     await page.reload();
     await page.locator(".view-title", { hasText: "ramparts" }).waitFor();
@@ -320,7 +255,7 @@ describe("the web app in a real browser", () => {
   }, 20_000);
 
   test("messages render as Zulip renders them: the reader's mentions, emoji, code colours, spoilers, an image in a lightbox, edit marks, the reader's time format", async () => {
-    const image = await upload(s, "othello", "sunset.png", await makePng(600, 400, "#c2726a"), "image/png");
+    const image = await upload(suite.s, "othello", "sunset.png", await makePng(600, 400, "#c2726a"), "image/png");
     const content = ["Look, @**King Hamlet**! :smile:", "```python", "def greet():", '    return "hi"', "```", "```spoiler How it ends", "They all die.", "```", `[sunset.png](${image.url})`].join("\n");
     const id = await send("othello", "gallery", content);
     const { page, errors } = await open();
@@ -351,9 +286,9 @@ describe("the web app in a real browser", () => {
     await lightbox.waitFor({ state: "detached" });
     // an edit shows at once; the reader's 24-hour setting changes the times shown
     expect(await m.locator(".message-time").textContent()).toMatch(/[AP]M$/);
-    (await s.users.othello.client.patch(`/messages/${id}`, { content: content.replace("Look,", "Behold,") })).success();
+    (await suite.s.users.othello.client.patch(`/messages/${id}`, { content: content.replace("Look,", "Behold,") })).success();
     await row(page, "Behold,").locator(".edit-mark", { hasText: "EDITED" }).waitFor();
-    (await s.users.hamlet.client.patch("/settings", { twenty_four_hour_time: true })).success();
+    (await suite.s.users.hamlet.client.patch("/settings", { twenty_four_hour_time: true })).success();
     await eventually(async () => /^\d{2}:\d{2}$/.test((await row(page, "Behold,").locator(".message-time").textContent()) ?? ""), true);
     await page.screenshot({ path: shot("rendering") });
     expect(errors).toEqual([]);
@@ -362,7 +297,7 @@ describe("the web app in a real browser", () => {
   test("a long topic opens at the first unread message, loads newer messages scrolling down and older ones scrolling up", async () => {
     const ids: number[] = [];
     for (let i = 1; i <= 130; i++) ids.push(await send("cordelia", "chronicle", `Entry ${i}`));
-    (await s.users.hamlet.client.post("/messages/flags", { messages: ids.slice(0, 30), op: "add", flag: "read" })).success();
+    (await suite.s.users.hamlet.client.post("/messages/flags", { messages: ids.slice(0, 30), op: "add", flag: "read" })).success();
     const { page, errors } = await open({ height: 700 });
     const entry = (n: number) => page.locator(".message-row", { has: page.locator(".message-content", { hasText: new RegExp(`^Entry ${n}$`) }) });
     const inView = (n: number) =>
@@ -384,7 +319,7 @@ describe("the web app in a real browser", () => {
     await entry(130).waitFor();
 
     // a link to a message late in the topic opens there (Entry 70 onwards); scrolling up brings the older ones
-    await page.goto(base + "/" + topicHash("chronicle") + `/near/${ids[119]}`);
+    await page.goto(suite.base + "/" + topicHash("chronicle") + `/near/${ids[119]}`);
     await eventually(async () => [await entry(69).count(), await entry(70).count()], [0, 1]);
     await eventually(() => inView(120), true);
     const before = await page.locator(".message-row").count();
@@ -419,11 +354,11 @@ describe("the web app in a real browser", () => {
     await page.fill(".compose-text", "Speak, Cordelia.");
     await page.press(".compose-text", "Control+Enter");
     await row(page, "Speak, Cordelia.").waitFor();
-    const dm = await s.app.db.get<{ dm_key: string }>("SELECT dm_key FROM messages WHERE content = 'Speak, Cordelia.'");
+    const dm = await suite.s.app.db.get<{ dm_key: string }>("SELECT dm_key FROM messages WHERE content = 'Speak, Cordelia.'");
     expect(dm?.dm_key).toBe([userId("hamlet"), userId("cordelia")].sort((a, b) => a - b).join(","));
 
     // cordelia leaves the organization; hamlet's next message to her is refused, and he is told
-    (await s.users.iago.client.delete(`/users/${userId("cordelia")}`)).success();
+    (await suite.s.users.iago.client.delete(`/users/${userId("cordelia")}`)).success();
     try {
       await page.fill(".compose-text", "Nothing will come of nothing.");
       await page.press(".compose-text", "Control+Enter");
@@ -432,9 +367,9 @@ describe("the web app in a real browser", () => {
       expect(await error.textContent()).toMatch(/^Your message was not sent: .+/);
       expect(await page.inputValue(".compose-text")).toBe("Nothing will come of nothing.");
       expect(await row(page, "Nothing will come of nothing.").count()).toBe(0);
-      expect(await s.app.db.get("SELECT id FROM messages WHERE content = 'Nothing will come of nothing.'")).toBeUndefined();
+      expect(await suite.s.app.db.get("SELECT id FROM messages WHERE content = 'Nothing will come of nothing.'")).toBeUndefined();
     } finally {
-      (await s.users.iago.client.post(`/users/${userId("cordelia")}/reactivate`)).success();
+      (await suite.s.users.iago.client.post(`/users/${userId("cordelia")}/reactivate`)).success();
     }
     expect(errors).toEqual([]);
   }, 20_000);

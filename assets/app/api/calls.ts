@@ -63,3 +63,43 @@ export const setSubscriptionProperty = (streamId: number, property: "is_muted" |
   api("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] });
 
 export const updateSetting = (name: string, value: unknown) => api("PATCH", "/settings", { [name]: value });
+
+// Writing: previews, typing notices, drafts, messages to send later.
+
+export const renderMarkdown = (content: string) => api<{ rendered: string }>("POST", "/messages/render", { content }).then((r) => r.rendered);
+
+export type TypingTo = { type: "stream"; stream_id: number; topic: string } | { type: "direct"; to: number[] };
+export const setTyping = (op: "start" | "stop", to: TypingTo) => api("POST", "/typing", { op, ...to });
+
+export interface DraftFields {
+  type: "" | "stream" | "private";
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+export const createDraft = (d: DraftFields) => api<{ ids: number[] }>("POST", "/drafts", { drafts: [d] }).then((r) => r.ids[0]!);
+export const editDraft = (id: number, d: DraftFields) => api("PATCH", `/drafts/${id}`, { draft: d });
+export const deleteDraft = (id: number) => api("DELETE", `/drafts/${id}`);
+
+/** Where a scheduled message goes: `to` is the channel id, or the people's ids (as JSON). */
+function scheduledTarget(to: Destination) {
+  return to.type === "stream" ? { type: "stream", to: String(to.stream_id), topic: to.topic } : { type: "direct", to: JSON.stringify(to.user_ids) };
+}
+export const scheduleMessage = (to: Destination, content: string, at: number) =>
+  api<{ scheduled_message_id: number }>("POST", "/scheduled_messages", { ...scheduledTarget(to), content, scheduled_delivery_timestamp: at, read_by_sender: true }).then((r) => r.scheduled_message_id);
+export const editScheduledMessage = (id: number, change: { to?: Destination; content?: string; at?: number }) =>
+  api("PATCH", `/scheduled_messages/${id}`, { ...(change.to ? scheduledTarget(change.to) : {}), content: change.content, scheduled_delivery_timestamp: change.at });
+export const deleteScheduledMessage = (id: number) => api("DELETE", `/scheduled_messages/${id}`);
+
+// Reacting: emoji reactions and widget events (poll votes, tasks).
+
+export interface EmojiRef {
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+export const addReaction = (messageId: number, e: EmojiRef) => api("POST", `/messages/${messageId}/reactions`, { ...e });
+export const removeReaction = (messageId: number, e: EmojiRef) => api("DELETE", `/messages/${messageId}/reactions`, { ...e });
+
+export const sendWidgetEvent = (messageId: number, data: object) => api("POST", "/submessage", { message_id: messageId, msg_type: "widget", content: JSON.stringify(data) });

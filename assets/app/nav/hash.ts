@@ -1,14 +1,15 @@
 /**
  * Every view's URL, in Zulip's forms so links work across Zulip clients: `#inbox`, `#recent`, `#feed`,
  * `#narrow/channel/12-general/topic/lunch`, `#narrow/dm/5-Hamlet`, `#narrow/dm/5,9-group`,
- * `#narrow/is/starred`, `#narrow/is/mentioned`, with `/near/ID` for a message. Components are encoded
+ * `#narrow/is/starred`, `#narrow/is/mentioned`, with `/near/ID` for a message; `#drafts` and `#scheduled`
+ * (Zulip's overlays of drafts and scheduled messages). Components are encoded
  * as Zulip's hash_util does (percent-encoding with "." for "%").
  */
 import { dmKey, keyIds } from "../state/people";
 import type { Narrow } from "../state/narrow";
 import type { State } from "../state/types";
 
-export type View = { kind: "inbox" } | { kind: "recent" } | { kind: "narrow"; narrow: Narrow; near?: number };
+export type View = { kind: "inbox" } | { kind: "recent" } | { kind: "drafts" } | { kind: "scheduled" } | { kind: "narrow"; narrow: Narrow; near?: number };
 
 const REPLACEMENTS: Record<string, string> = { "%": ".", "(": ".28", ")": ".29", ".": ".2E" };
 export const encodeHashComponent = (s: string) => encodeURIComponent(s).replace(/[%().]/g, (c) => REPLACEMENTS[c]!);
@@ -48,6 +49,8 @@ function narrowHash(state: State, n: Narrow): string {
 export function viewHash(state: State, v: View): string {
   if (v.kind === "inbox") return "#inbox";
   if (v.kind === "recent") return "#recent";
+  if (v.kind === "drafts") return "#drafts";
+  if (v.kind === "scheduled") return "#scheduled";
   return narrowHash(state, v.narrow) + (v.near ? `/near/${v.near}` : "");
 }
 
@@ -119,6 +122,8 @@ export function parseHash(state: State, hash: string): View | null {
   if (simple === "") return homeView(state);
   if (simple === "inbox") return { kind: "inbox" };
   if (simple === "recent" || simple === "recent_topics") return { kind: "recent" };
+  if (simple === "drafts") return { kind: "drafts" };
+  if (simple === "scheduled") return { kind: "scheduled" };
   if (simple === "feed" || simple === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
   const parts = h.split("/");
   // a trailing slash is dropped, but an empty last operand is the empty topic ("…/topic/")

@@ -14,6 +14,9 @@ import { topicText } from "./bits";
 import { ChannelList } from "./ChannelList";
 import { ConnectionBanner } from "./ConnectionBanner";
 import { DmList } from "./DmList";
+import { DraftsView } from "./DraftsView";
+import { EmojiPickerHost } from "./emoji-picker-host";
+import { ScheduledView } from "./ScheduledView";
 import { Inbox } from "./Inbox";
 import { Lightbox } from "./Lightbox";
 import { MessageView } from "./MessageView";
@@ -33,6 +36,8 @@ systemDark.addEventListener("change", (e) => (prefersDark.value = e.matches));
 function viewTitle(v: View): string {
   if (v.kind === "inbox") return "Inbox";
   if (v.kind === "recent") return "Recent conversations";
+  if (v.kind === "drafts") return "Drafts";
+  if (v.kind === "scheduled") return "Scheduled messages";
   const n = v.narrow;
   switch (n.kind) {
     case "feed":
@@ -56,6 +61,8 @@ function viewTitle(v: View): string {
 function Main({ v }: { v: View }) {
   if (v.kind === "inbox") return <Inbox />;
   if (v.kind === "recent") return <RecentView />;
+  if (v.kind === "drafts") return <DraftsView />;
+  if (v.kind === "scheduled") return <ScheduledView />;
   return <MessageView key={`${narrowKey(v.narrow)}/${v.near ?? ""}`} narrow={v.narrow} near={v.near} />;
 }
 
@@ -125,6 +132,7 @@ export function App({ onRetry }: { onRetry(): void }) {
         {(leftOpen || rightOpen) && <div class="scrim" aria-hidden="true" onClick={() => (setLeftOpen(false), setRightOpen(false))} />}
       </div>
       <Lightbox />
+      <EmojiPickerHost />
       <Notice />
     </div>
   );

@@ -2,12 +2,16 @@
 import { useContext } from "preact/hooks";
 import { formatFull, formatTime } from "../lib/time";
 import { memo } from "../lib/memo";
-import { settings, users } from "../state/store";
+import { me, settings, users } from "../state/store";
+import { widgetOf } from "../state/widgets";
 import type { Message } from "../state/types";
 import { MenuButton } from "./Menu";
 import { MessageContent } from "./MessageContent";
 import { messageActions, ViewContext } from "./message-actions";
 import { Avatar } from "./people-bits";
+import { openReactionPicker, Reactions } from "./Reactions";
+import { AddReactionIcon } from "./icons-writing";
+import { WidgetView } from "./widgets/Widget";
 
 function Marks({ m }: { m: Message }) {
   const edited = m.last_edit_timestamp !== undefined;
@@ -27,6 +31,7 @@ function Row({ m, showSender, pending }: { m: Message; showSender: boolean; pend
   const name = users.value[m.sender_id]?.full_name ?? m.sender_full_name;
   const unread = !pending && !m.flags.includes("read");
   const time = formatTime(m.timestamp, twentyFourHour);
+  const widget = widgetOf(m, me.value);
   const mentioned = m.flags.some((f) => f === "mentioned" || f === "stream_wildcard_mentioned" || f === "topic_wildcard_mentioned");
   const classes = ["message-row", showSender ? "first" : "", unread ? "unread" : "", mentioned ? "mentioned" : "", pending ? "pending" : "", m.is_me_message ? "me-message" : ""].join(" ");
   return (
@@ -42,12 +47,16 @@ function Row({ m, showSender, pending }: { m: Message; showSender: boolean; pend
             <Marks m={m} />
           </header>
         )}
-        <MessageContent html={m.content} />
+        {widget ? <WidgetView m={m} widget={widget} /> : <MessageContent html={m.content} />}
         {!showSender && <Marks m={m} />}
+        {!pending && <Reactions m={m} />}
         {pending && <span class="pending-note">Sending…</span>}
       </div>
       {view && !pending && (
         <div class="message-controls">
+          <button type="button" class="icon-button menu-button add-reaction" aria-label="Add emoji reaction" title="Add emoji reaction" onClick={(e) => openReactionPicker(m, e.currentTarget)}>
+            <AddReactionIcon size={16} />
+          </button>
           <MenuButton label="Message actions" items={() => messageActions(m, view)} alignEnd />
         </div>
       )}

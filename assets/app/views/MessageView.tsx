@@ -10,6 +10,8 @@ import { keepLists, messagesFetched } from "../state/fetched";
 import { narrowKey, type Narrow } from "../state/narrow";
 import { lists, update } from "../state/store";
 import { ComposeBox } from "../compose/ComposeBox";
+import { DropZone } from "../compose/DropZone";
+import { TypingNotice } from "./TypingNotice";
 import { MessageList, type ListTarget } from "./MessageList";
 import { NarrowHeader } from "./NarrowHeader";
 import { ViewContext, type ViewActions } from "./message-actions";
@@ -80,7 +82,7 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
 
   return (
     <ViewContext.Provider value={actions}>
-      <div class="message-view">
+      <DropZone class="message-view">
         <NarrowHeader narrow={narrow} />
         {failed && !lists.peek()[key] ? (
           <div class="list-error view-error" role="alert">
@@ -92,8 +94,9 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
         ) : (
           <MessageList key={key} narrow={narrow} target={target} onPositioned={() => setTarget(null)} readingPaused={readingPaused} />
         )}
+        <TypingNotice narrow={narrow} />
         <ComposeBox narrow={narrow} />
-      </div>
+      </DropZone>
     </ViewContext.Provider>
   );
 }

@@ -1,9 +1,11 @@
-/** The left sidebar's views: Inbox, Recent conversations, Combined feed, Mentions, Starred. */
+/** The left sidebar's views: Inbox, Recent conversations, Combined feed, Mentions, Starred, Drafts, Scheduled. */
 import type { JSX } from "preact";
 import { view, hrefOf } from "../nav/router";
 import type { View } from "../nav/hash";
-import { counts, settings, starred } from "../state/store";
+import { counts, scheduled, settings, starred } from "../state/store";
+import { drafts } from "../compose/drafts";
 import { AtIcon, ClockIcon, FeedIcon, InboxIcon, StarIcon } from "./icons";
+import { CalendarIcon, PencilIcon } from "./icons-writing";
 import { UnreadCount } from "./bits";
 
 interface Entry {
@@ -12,6 +14,8 @@ interface Entry {
   to: View;
   count: number;
   mention?: boolean;
+  /** what the count counts, for screen readers ("unread" unless said) */
+  what?: string;
   active(v: View): boolean;
 }
 
@@ -29,9 +33,14 @@ export function ViewsNav() {
       icon: <StarIcon />,
       to: { kind: "narrow", narrow: { kind: "starred" } },
       count: settings.value.starred_message_counts ? starred.value.length : 0,
+      what: "starred",
       active: (v) => isNarrow(v, "starred"),
     },
+    { label: "Drafts", icon: <PencilIcon />, to: { kind: "drafts" }, count: drafts.value.length, what: "drafts", active: (v) => v.kind === "drafts" },
   ];
+  const waiting = Object.keys(scheduled.value).length;
+  // Zulip shows scheduled messages in the sidebar only when there are some
+  if (waiting) entries.push({ label: "Scheduled messages", icon: <CalendarIcon />, to: { kind: "scheduled" }, count: waiting, what: "scheduled", active: (v) => v.kind === "scheduled" });
   return (
     <ul class="nav-list views-nav">
       {entries.map((e) => {
@@ -41,7 +50,7 @@ export function ViewsNav() {
             <a class={`nav-row ${current ? "current" : ""}`} href={hrefOf(e.to)} aria-current={current ? "page" : undefined}>
               {e.icon}
               <span class="nav-label">{e.label}</span>
-              <UnreadCount count={e.count} what={e.label === "Starred messages" ? "starred" : "unread"} mention={e.mention} />
+              <UnreadCount count={e.count} what={e.what ?? "unread"} mention={e.mention} />
             </a>
           </li>
         );

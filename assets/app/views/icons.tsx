@@ -1,9 +1,9 @@
 /** Small line icons (24-unit grid, currentColor), drawn inline so they follow the theme. */
 import type { JSX } from "preact";
 
-type Props = { size?: number; class?: string };
+export type Props = { size?: number; class?: string };
 
-function icon(paths: JSX.Element, { size = 18, class: cls }: Props) {
+export function icon(paths: JSX.Element, { size = 18, class: cls }: Props) {
   return (
     <svg class={`icon ${cls ?? ""}`} width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
       {paths}

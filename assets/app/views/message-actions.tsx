@@ -6,6 +6,8 @@ import { createContext } from "preact";
 import type { Message } from "../state/types";
 import type { Narrow } from "../state/narrow";
 import { UnreadIcon } from "./icons";
+import { AddReactionIcon } from "./icons-writing";
+import { openReactionPicker } from "./Reactions";
 import type { MenuItem } from "./Menu";
 
 export interface ViewActions {
@@ -17,5 +19,16 @@ export interface ViewActions {
 export const ViewContext = createContext<ViewActions | null>(null);
 
 export function messageActions(m: Message, view: ViewActions): MenuItem[] {
-  return [{ label: "Mark as unread from here", icon: <UnreadIcon size={16} />, onSelect: () => view.markUnreadFrom(m.id) }];
+  return [
+    {
+      label: "Add emoji reaction",
+      icon: <AddReactionIcon size={16} />,
+      // the picker opens beside the message's own reaction button (the menu closes as it opens)
+      onSelect: () => {
+        const button = document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] .add-reaction`);
+        if (button) openReactionPicker(m, button);
+      },
+    },
+    { label: "Mark as unread from here", icon: <UnreadIcon size={16} />, onSelect: () => view.markUnreadFrom(m.id) },
+  ];
 }

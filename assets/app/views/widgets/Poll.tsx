@@ -1,0 +1,83 @@
+/** A poll: the question (its author may change it), each option with its votes and voters, a vote toggle, new options. */
+import { useState } from "preact/hooks";
+import { me, users } from "../../state/store";
+import type { Message } from "../../state/types";
+import { hasOption, questionEvent, voteEvent, type Poll } from "../../state/widgets";
+import { PencilIcon } from "../icons-writing";
+import { useNextIndex, type Send } from "./Widget";
+
+export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send }) {
+  const myId = me.value;
+  const [option, setOption] = useState("");
+  const [editing, setEditing] = useState<string | null>(null);
+  const nextIdx = useNextIndex(poll.nextIdx);
+  const nameOf = (id: number) => users.value[id]?.full_name ?? "Unknown user";
+  const newOption = option.trim();
+  const duplicate = newOption !== "" && hasOption(poll, newOption);
+
+  const addOption = (e: Event) => {
+    e.preventDefault();
+    if (!newOption || duplicate) return;
+    send({ type: "new_option", idx: nextIdx(), option: newOption });
+    setOption("");
+  };
+  const saveQuestion = (e: Event) => {
+    e.preventDefault();
+    const q = editing?.trim();
+    if (q && q !== poll.question) send(questionEvent(q));
+    setEditing(null);
+  };
+
+  return (
+    <div class="widget poll-widget" role="group" aria-label={`Poll: ${poll.question || "no question yet"}`}>
+      {editing !== null ? (
+        <form class="widget-title-form" onSubmit={saveQuestion} onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), setEditing(null))}>
+          <input class="widget-input" aria-label="Poll question" value={editing} onInput={(e) => setEditing(e.currentTarget.value)} ref={(el) => el?.focus()} />
+          <button type="submit" class="button subtle" disabled={!editing.trim()}>
+            Save
+          </button>
+          <button type="button" class="button subtle" onClick={() => setEditing(null)}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <div class="widget-title">
+          <span class="poll-question">{poll.question || <em class="muted-text">{poll.isAuthor ? "Add a question" : "No question yet"}</em>}</span>
+          {poll.isAuthor && (
+            <button type="button" class="icon-button small" aria-label="Edit the question" title="Edit the question" onClick={() => setEditing(poll.question)}>
+              <PencilIcon size={15} />
+            </button>
+          )}
+        </div>
+      )}
+      <ul class="poll-options">
+        {poll.options.map((o) => {
+          const mine = o.voters.includes(myId);
+          const names = o.voters.map(nameOf).join(", ");
+          return (
+            <li key={o.key} class="poll-option">
+              <button
+                type="button"
+                class={`poll-vote ${mine ? "voted" : ""}`}
+                aria-pressed={mine}
+                aria-label={`${mine ? "Take back your vote for" : "Vote for"} ${o.option} (${o.voters.length} ${o.voters.length === 1 ? "vote" : "votes"})`}
+                title={names || "No votes yet"}
+                onClick={() => send(voteEvent(poll, o.key, myId))}
+              >
+                {o.voters.length}
+              </button>
+              <span class="poll-option-text">{o.option}</span>
+              {names && <span class="poll-voters">({names})</span>}
+            </li>
+          );
+        })}
+      </ul>
+      <form class="widget-add" onSubmit={addOption}>
+        <input class="widget-input" aria-label="New option" placeholder="New option" value={option} maxLength={200} onInput={(e) => setOption(e.currentTarget.value)} />
+        <button type="submit" class="button subtle" disabled={!newOption || duplicate} title={duplicate ? "This option is already there." : undefined}>
+          Add option
+        </button>
+      </form>
+    </div>
+  );
+}

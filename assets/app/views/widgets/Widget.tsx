@@ -1,0 +1,29 @@
+/** A poll or a to-do list in place of its message's text (Zulip's widgets), acting through POST /submessage. */
+import { useRef } from "preact/hooks";
+import { sendWidgetEvent } from "../../api/calls";
+import { describeError } from "../../api/http";
+import type { Message } from "../../state/types";
+import type { Widget } from "../../state/widgets";
+import { showNotice } from "../Notice";
+import { PollWidget } from "./Poll";
+import { TodoWidget } from "./Todo";
+
+export type Send = (data: object) => void;
+
+export function WidgetView({ m, widget }: { m: Message; widget: Widget }) {
+  const send: Send = (data) => void sendWidgetEvent(m.id, data).catch((e) => showNotice(`Could not update the ${widget.kind === "poll" ? "poll" : "to-do list"}: ${describeError(e)}`));
+  return widget.kind === "poll" ? <PollWidget m={m} poll={widget} send={send} /> : <TodoWidget m={m} list={widget} send={send} />;
+}
+
+/**
+ * The next index for something the person adds: one past the state's, and past what they added but
+ * the server has not confirmed yet (two quick additions must not share a key).
+ */
+export function useNextIndex(fromState: number): () => number {
+  const used = useRef(0);
+  return () => {
+    const idx = Math.max(fromState, used.current + 1);
+    used.current = idx;
+    return idx;
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * What the browser journeys share: an in-process server listening on a port, Debian's Chromium driven by
+ * playwright-core, a browser context (its own cookies) per person, logging in through the login page, and
+ * waiting for what the page or the server shows. Each journey's contexts are closed after it: an open
+ * tab showing a channel would read what the next journey sends.
+ */
+import { afterAll, afterEach, beforeAll, expect } from "bun:test";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startServer, type CastName, type StartOptions, type TestServer } from "../helpers/server";
+import { hashPassword } from "../../src/actions/users";
+import { createServer } from "../../src/server";
+
+export const CHROMIUM = "/usr/bin/chromium";
+/** Screenshots of the main views land here (test artifacts). */
+export const shot = (name: string) => `/tmp/parley-web-${name}.png`;
+
+export type Person = "hamlet" | "othello";
+
+export interface BrowserSuite {
+  readonly s: TestServer;
+  /** the server's address, http://127.0.0.1:PORT */
+  readonly base: string;
+  /** a fresh browser profile (its own cookies) for one person; page errors (and CSP refusals) are collected */
+  open(opts?: { width?: number; height?: number; dark?: boolean }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  logIn(page: Page, who: Person, path?: string): Promise<void>;
+  userId(who: CastName): number;
+}
+
+/**
+ * Registers the hooks of a browser test file: a server (hamlet and othello can log in with
+ * "<name>-pass"), its HTTP listener, and one Chromium for the file. `setup` runs once the server is up.
+ */
+export function browserSuite(setup: (s: TestServer) => Promise<void> = async () => {}, options: StartOptions = {}): BrowserSuite {
+  let s: TestServer;
+  let http: ReturnType<ReturnType<typeof createServer>["listen"]>;
+  let browser: Browser;
+  let base = "";
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    s = await startServer({ realClock: true, ...options });
+    for (const who of ["hamlet", "othello"] as const) {
+      await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword(`${who}-pass`), s.users[who].id]);
+    }
+    await setup(s);
+    http = createServer(s.app).listen({ hostname: "127.0.0.1", port: 0, reusePort: false });
+    base = `http://127.0.0.1:${http.server!.port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      // (launch() gives Chromium a new empty --user-data-dir of its own each time)
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  }, 20_000);
+
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => {});
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await http?.stop(true);
+    await s?.close();
+  });
+
+  return {
+    get s() {
+      return s;
+    },
+    get base() {
+      return base;
+    },
+    async open(opts = {}) {
+      const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: opts.dark ? "dark" : "light" });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(5000);
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      // the strict Content-Security-Policy must not have to refuse anything the app does
+      page.on("console", (m) => m.type() === "error" && /Content Security Policy/i.test(m.text()) && errors.push(m.text()));
+      return { context, page, errors };
+    },
+    async logIn(page, who, path = "/") {
+      await page.goto(base + path);
+      await page.fill("#login-email", `${who}@zulip.com`);
+      await page.fill("#login-password", `${who}-pass`);
+      await page.click(".login-form button[type=submit]");
+      await page.locator(".app-shell").waitFor();
+    },
+    userId: (who) => s.users[who].id,
+  };
+}
+
+/** Waits (up to 5 s) for `read` to give `expected`, then asserts it. */
+export async function eventually<T>(read: () => Promise<T> | T, expected: Awaited<T>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let got = await read();
+  while (!Bun.deepEquals(got, expected) && Date.now() < until) {
+    await Bun.sleep(50);
+    got = await read();
+  }
+  expect(got).toEqual(expected);
+}
+
+/** A message row of the page, by its text. */
+export const row = (page: Page, text: string) => page.locator(".message-row", { hasText: text });
+
+/** A channel topic's URL hash, as the app writes it. */
+export const topicHash = (streamId: number, channel: string, topic: string) => `#narrow/channel/${streamId}-${channel}/topic/${encodeURIComponent(topic).replace(/%/g, ".")}`;
