@@ -235,7 +235,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
         </button>
       </div>
       {mode === "write" ? (
-        <div class="compose-field" id="compose-write" role="tabpanel" aria-labelledby="compose-write-tab">
+        <div key="write" class="compose-field" id="compose-write" role="tabpanel" aria-labelledby="compose-write-tab">
           <textarea
             ref={text}
             class="compose-text"
@@ -258,7 +258,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           {auto.list}
         </div>
       ) : (
-        <Preview />
+        <Preview key="preview" />
       )}
       <UploadList />
       <div class="compose-foot">

@@ -30,6 +30,12 @@ export function restoreDraft(d: Draft): void {
   focusCompose();
 }
 
+/** Deletes a draft; when it is the one in the compose box, the box lets go of its text too. */
+function deleteDraft(d: Draft): void {
+  if (compose.draftId.peek() === d.id) compose.content.value = "";
+  removeDraft(d.id);
+}
+
 export function DraftsView() {
   const list = drafts.value;
   const twentyFour = settings.value.twenty_four_hour_time;
@@ -60,7 +66,7 @@ export function DraftsView() {
                   <button type="button" class="button subtle" onClick={() => restoreDraft(d)}>
                     <PencilIcon size={15} /> Restore
                   </button>
-                  <button type="button" class="button subtle danger" onClick={() => removeDraft(d.id)} aria-label={`Delete the draft “${d.content.slice(0, 40)}”`}>
+                  <button type="button" class="button subtle danger" onClick={() => deleteDraft(d)} aria-label={`Delete the draft “${d.content.slice(0, 40)}”`}>
                     <TrashIcon size={15} /> Delete
                   </button>
                 </div>

@@ -4,7 +4,7 @@ import { me, users } from "../../state/store";
 import type { Message } from "../../state/types";
 import { hasOption, questionEvent, voteEvent, type Poll } from "../../state/widgets";
 import { PencilIcon } from "../icons-writing";
-import { useNextIndex, type Send } from "./Widget";
+import { focusOnMount, useNextIndex, type Send } from "./Widget";
 
 export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send }) {
   const myId = me.value;
@@ -31,8 +31,8 @@ export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send 
   return (
     <div class="widget poll-widget" role="group" aria-label={`Poll: ${poll.question || "no question yet"}`}>
       {editing !== null ? (
-        <form class="widget-title-form" onSubmit={saveQuestion} onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), setEditing(null))}>
-          <input class="widget-input" aria-label="Poll question" value={editing} onInput={(e) => setEditing(e.currentTarget.value)} ref={(el) => el?.focus()} />
+        <form key="title-form" class="widget-title-form" onSubmit={saveQuestion} onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), setEditing(null))}>
+          <input class="widget-input" aria-label="Poll question" value={editing} onInput={(e) => setEditing(e.currentTarget.value)} ref={focusOnMount} />
           <button type="submit" class="button subtle" disabled={!editing.trim()}>
             Save
           </button>
@@ -41,7 +41,7 @@ export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send 
           </button>
         </form>
       ) : (
-        <div class="widget-title">
+        <div key="title" class="widget-title">
           <span class="poll-question">{poll.question || <em class="muted-text">{poll.isAuthor ? "Add a question" : "No question yet"}</em>}</span>
           {poll.isAuthor && (
             <button type="button" class="icon-button small" aria-label="Edit the question" title="Edit the question" onClick={() => setEditing(poll.question)}>
@@ -72,7 +72,7 @@ export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send 
           );
         })}
       </ul>
-      <form class="widget-add" onSubmit={addOption}>
+      <form key="add" class="widget-add" onSubmit={addOption}>
         <input class="widget-input" aria-label="New option" placeholder="New option" value={option} maxLength={200} onInput={(e) => setOption(e.currentTarget.value)} />
         <button type="submit" class="button subtle" disabled={!newOption || duplicate} title={duplicate ? "This option is already there." : undefined}>
           Add option

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import type { Message } from "../../state/types";
 import { hasTask, strikeEvent, titleEvent, type TaskList } from "../../state/widgets";
 import { PencilIcon } from "../icons-writing";
-import { useNextIndex, type Send } from "./Widget";
+import { focusOnMount, useNextIndex, type Send } from "./Widget";
 
 export function TodoWidget({ list, send }: { m: Message; list: TaskList; send: Send }) {
   const [task, setTask] = useState("");
@@ -30,8 +30,8 @@ export function TodoWidget({ list, send }: { m: Message; list: TaskList; send: S
   return (
     <div class="widget todo-widget" role="group" aria-label={`To-do list: ${list.title}`}>
       {editing !== null ? (
-        <form class="widget-title-form" onSubmit={saveTitle} onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), setEditing(null))}>
-          <input class="widget-input" aria-label="Task list title" value={editing} onInput={(e) => setEditing(e.currentTarget.value)} ref={(el) => el?.focus()} />
+        <form key="title-form" class="widget-title-form" onSubmit={saveTitle} onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), setEditing(null))}>
+          <input class="widget-input" aria-label="Task list title" value={editing} onInput={(e) => setEditing(e.currentTarget.value)} ref={focusOnMount} />
           <button type="submit" class="button subtle" disabled={!editing.trim()}>
             Save
           </button>
@@ -40,7 +40,7 @@ export function TodoWidget({ list, send }: { m: Message; list: TaskList; send: S
           </button>
         </form>
       ) : (
-        <div class="widget-title">
+        <div key="title" class="widget-title">
           <span class="todo-title">{list.title}</span>
           {list.isAuthor && (
             <button type="button" class="icon-button small" aria-label="Edit the title" title="Edit the title" onClick={() => setEditing(list.title)}>
@@ -53,14 +53,14 @@ export function TodoWidget({ list, send }: { m: Message; list: TaskList; send: S
         {list.tasks.map((t) => (
           <li key={t.key} class={`todo-task ${t.completed ? "done" : ""}`}>
             <label>
-              <input type="checkbox" checked={t.completed} onChange={(e) => ((e.currentTarget.checked = t.completed), send(strikeEvent(t.key)))} />
+              <input type="checkbox" checked={t.completed} onChange={() => send(strikeEvent(t.key))} />
               <span class="todo-task-name">{t.task}</span>
               {t.desc && <span class="todo-task-desc">: {t.desc}</span>}
             </label>
           </li>
         ))}
       </ul>
-      <form class="widget-add" onSubmit={addTask}>
+      <form key="add" class="widget-add" onSubmit={addTask}>
         <input class="widget-input" aria-label="New task" placeholder="New task" value={task} maxLength={200} onInput={(e) => setTask(e.currentTarget.value)} />
         <input class="widget-input" aria-label="Task description" placeholder="Description (optional)" value={desc} maxLength={200} onInput={(e) => setDesc(e.currentTarget.value)} />
         <button type="submit" class="button subtle" disabled={!name || duplicate} title={duplicate ? "This task is already there." : undefined}>

@@ -27,3 +27,6 @@ export function useNextIndex(fromState: number): () => number {
     return idx;
   };
 }
+
+/** A ref that focuses a field when it appears (one function, so it runs once, not at every render). */
+export const focusOnMount = (el: HTMLInputElement | null) => el?.focus();
