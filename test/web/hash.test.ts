@@ -10,6 +10,8 @@ describe("view URLs", () => {
   test("each view is written in Zulip's form", () => {
     expect(viewHash(state, { kind: "inbox" })).toBe("#inbox");
     expect(viewHash(state, { kind: "recent" })).toBe("#recent");
+    expect(viewHash(state, { kind: "drafts" })).toBe("#drafts");
+    expect(viewHash(state, { kind: "scheduled" })).toBe("#scheduled");
     expect(viewHash(state, narrow({ kind: "feed" }))).toBe("#feed");
     expect(viewHash(state, narrow({ kind: "starred" }))).toBe("#narrow/is/starred");
     expect(viewHash(state, narrow({ kind: "mentioned" }))).toBe("#narrow/is/mentioned");
@@ -28,6 +30,8 @@ describe("view URLs", () => {
     const views: View[] = [
       { kind: "inbox" },
       { kind: "recent" },
+      { kind: "drafts" },
+      { kind: "scheduled" },
       narrow({ kind: "feed" }),
       narrow({ kind: "starred" }),
       narrow({ kind: "mentioned" }),

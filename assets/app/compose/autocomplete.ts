@@ -114,7 +114,8 @@ function wildcards(to: "stream" | "direct"): { name: string; description: string
 
 export function mentionSuggestions(query: string, silent: boolean, ctx: MentionContext): Suggestion[] {
   const q = query.trim();
-  const ranked: { s: Suggestion; rank: number; order: number; name: string }[] = [];
+  // within a rank: wildcards, then people (those who spoke here first), then groups, as Zulip sorts them
+  const ranked: { s: Suggestion; rank: number; order: number; kind: number; name: string }[] = [];
   const preferred = new Map(ctx.preferred.map((id, i) => [id, i]));
   const muted = new Set(ctx.muted);
   for (const u of ctx.users) {
@@ -122,21 +123,21 @@ export function mentionSuggestions(query: string, silent: boolean, ctx: MentionC
     let rank = q ? matchRank(u.full_name, q) : 1;
     if (rank < 0 && q && u.email.toLowerCase().startsWith(q.toLowerCase())) rank = 3;
     if (rank < 0) continue;
-    ranked.push({ s: { kind: "user", user: u, silent }, rank, order: preferred.get(u.user_id) ?? Infinity, name: u.full_name });
+    ranked.push({ s: { kind: "user", user: u, silent }, rank, order: preferred.get(u.user_id) ?? Infinity, kind: 1, name: u.full_name });
   }
   for (const g of ctx.groups) {
     if (g.is_system_group) continue;
     const rank = q ? matchRank(g.name, q) : 1;
-    if (rank >= 0) ranked.push({ s: { kind: "group", group: g, silent }, rank, order: Infinity, name: g.name });
+    if (rank >= 0) ranked.push({ s: { kind: "group", group: g, silent }, rank, order: Infinity, kind: 2, name: g.name });
   }
   // a silent mention notifies no one: wildcards make no sense there
   if (!silent) {
     for (const w of wildcards(ctx.to)) {
       const rank = q ? matchRank(w.name, q) : 1;
-      if (rank >= 0) ranked.push({ s: { kind: "wildcard", ...w }, rank, order: -1, name: w.name });
+      if (rank >= 0) ranked.push({ s: { kind: "wildcard", ...w }, rank, order: -1, kind: 0, name: w.name });
     }
   }
-  ranked.sort((a, b) => a.rank - b.rank || a.order - b.order || a.name.localeCompare(b.name));
+  ranked.sort((a, b) => a.rank - b.rank || a.kind - b.kind || a.order - b.order || a.name.localeCompare(b.name));
   return ranked.slice(0, MAX_SUGGESTIONS).map((r) => r.s);
 }
 
