@@ -154,8 +154,9 @@ describe("writing and reacting in the web app", () => {
     await card.getByRole("button", { name: "Restore" }).click();
     await page.locator(".view-title", { hasText: "drafts" }).waitFor();
     expect(await text(page)).toBe("To be, or not to be: that is the question");
+    await eventually(() => page.evaluate(() => document.activeElement?.classList.contains("compose-text")), true);
     // sent: the draft is done with
-    await page.keyboard.press("Control+Enter");
+    await page.locator(".compose-text").press("Control+Enter");
     await row(page, "that is the question").waitFor();
     await eventually(stored, []);
     await nav.locator(".unread-count").waitFor({ state: "detached" });
@@ -250,7 +251,8 @@ describe("writing and reacting in the web app", () => {
     await page.getByRole("button", { name: "Schedule", exact: true }).click();
     await eventually(async () => (await scheduled())[0]?.content, "The play's the thing wherein I'll catch the conscience of the king");
     expect((await scheduled())[0]!.scheduled_timestamp).toBe(at.getTime() / 1000);
-    expect(await page.locator(".compose-banner").count()).toBe(0);
+    await page.locator(".compose-banner").waitFor({ state: "detached" });
+    expect(await text(page)).toBe("");
 
     // the server's clock reaches the time; its timer loop delivers the message, and the list empties
     shift.ms = 2 * 3600_000 + 60_000;

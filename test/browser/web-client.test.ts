@@ -167,7 +167,12 @@ describe("the web app in a real browser", () => {
     const { page, errors } = await open();
     await logIn(page, "hamlet", "/" + topicHash("watch"));
     await page.locator(".view-title", { hasText: "watch" }).waitFor();
+    // writing sends a typing notice, whose event answers the poll in flight: wait for the next poll
+    const nextPoll = page
+      .waitForResponse(async (r) => r.url().includes("/json/events?") && (await r.text()).includes('"typing"'))
+      .then(() => page.waitForRequest((r) => r.url().includes("/json/events?")));
     await page.fill(".compose-text", "A draft that must survive");
+    await nextPoll;
 
     // the server cannot be reached: polls fail, the banner says so; a message sent meanwhile is not lost
     await page.route("**/json/events?**", (r) => r.abort("connectionrefused"));

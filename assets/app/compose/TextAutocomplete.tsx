@@ -4,106 +4,28 @@
  * picks, Esc closes. The text area stays a text box (aria-autocomplete, aria-activedescendant) and
  * the suggestions are a listbox beside it.
  */
+import { signal } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
-import { activePeople } from "../state/people";
-import { channels, groups, me, mutedUsers, realm, realmEmoji, subscriptions, users } from "../state/store";
-import { emojiFromCode, emojiNames, loadEmojiNames } from "../lib/emoji";
-import { emojiEntries, emojiSuggestions } from "../lib/emoji-match";
-import { Avatar } from "../views/people-bits";
-import { HashIcon, PeopleIcon } from "../views/icons";
-import { applySuggestion, channelSuggestions, closeTopicToken, mentionSuggestions, tokenAt, topicSuggestions, type Suggestion, type Token } from "./autocomplete";
 import { compose, setContent } from "./state";
-import { optionId, Suggestions, type SuggestionItem } from "./Suggestions";
-import { topicNames } from "./topics";
-import { EmojiGlyph } from "../views/EmojiGlyph";
+import { optionId, Suggestions } from "./Suggestions";
+import { tokenAt } from "./token";
+
+/** The suggestion code (suggest.tsx), loaded with the first token typed. */
+const suggest = signal<typeof import("./suggest") | null>(null);
+let loading = false;
+function suggestModule() {
+  const m = suggest.value;
+  if (!m && !loading) {
+    loading = true;
+    import("./suggest").then(
+      (mod) => (suggest.value = mod),
+      () => (loading = false),
+    );
+  }
+  return m;
+}
 
 const LIST_ID = "compose-suggestions";
-
-let entriesCache: { names: unknown; realm: unknown; entries: ReturnType<typeof emojiEntries> } | null = null;
-function allEmoji() {
-  const names = emojiNames.value;
-  if (!names) return null;
-  const custom = realmEmoji.value;
-  if (entriesCache?.names !== names || entriesCache.realm !== custom) entriesCache = { names, realm: custom, entries: emojiEntries(names, custom) };
-  return entriesCache.entries;
-}
-
-function suggestionsFor(token: Token, preferred: readonly number[]): Suggestion[] {
-  switch (token.kind) {
-    case "mention":
-      return mentionSuggestions(token.query, token.silent, {
-        users: activePeople(users.value),
-        groups: Object.values(groups.value),
-        muted: mutedUsers.value,
-        preferred,
-        to: compose.kind.value,
-      });
-    case "channel": {
-      const subs = subscriptions.value;
-      return channelSuggestions(
-        token.query,
-        Object.values(channels.value).map((c) => ({ ...c, subscribed: !!subs[c.stream_id] })),
-      );
-    }
-    case "topic": {
-      const ch = Object.values(channels.value).find((c) => c.name.toLowerCase() === token.channel.toLowerCase());
-      return ch ? topicSuggestions(ch.name, token.query, topicNames(ch.stream_id)) : [];
-    }
-    case "emoji": {
-      const entries = allEmoji();
-      if (!entries) {
-        void loadEmojiNames(realm.value.emoji_data_url).catch(() => {});
-        return [];
-      }
-      return emojiSuggestions(token.query, entries).map((e) => ({ kind: "emoji" as const, ...e }));
-    }
-  }
-}
-
-function itemOf(s: Suggestion, i: number): SuggestionItem {
-  switch (s.kind) {
-    case "user":
-      return {
-        key: `u${s.user.user_id}`,
-        content: (
-          <>
-            <Avatar userId={s.user.user_id} size={22} />
-            <span class="suggestion-main">{s.user.full_name}</span>
-            <span class="suggestion-side">{s.user.email}</span>
-          </>
-        ),
-      };
-    case "group":
-      return {
-        key: `g${s.group.id}`,
-        content: (
-          <>
-            <span class="suggestion-icon"><PeopleIcon size={18} /></span>
-            <span class="suggestion-main">{s.group.name}</span>
-            <span class="suggestion-side">Group · {s.group.members.length} {s.group.members.length === 1 ? "member" : "members"}</span>
-          </>
-        ),
-      };
-    case "wildcard":
-      return { key: `w${s.name}`, content: (<><span class="suggestion-icon">@</span><span class="suggestion-main">{s.name}</span><span class="suggestion-side">{s.description}</span></>) };
-    case "channel":
-      return { key: `c${s.stream_id}`, content: (<><span class="suggestion-icon"><HashIcon size={16} /></span><span class="suggestion-main">{s.name}</span>{!s.subscribed && <span class="suggestion-side">Not subscribed</span>}</>) };
-    case "channel-link":
-      return { key: "link", content: (<><span class="suggestion-icon"><HashIcon size={16} /></span><span class="suggestion-main">{s.channel}</span><span class="suggestion-side">(link to channel)</span></>) };
-    case "topic":
-      return {
-        key: `t${i}:${s.topic}`,
-        content: (
-          <>
-            <span class="suggestion-main">{s.topic === "" ? realm.value.empty_topic_display_name : s.topic}</span>
-            {s.isNew && <span class="suggestion-side">New topic</span>}
-          </>
-        ),
-      };
-    case "emoji":
-      return { key: `e${s.reaction_type}${s.code}${s.name}`, content: (<><EmojiGlyph emoji={s} /><span class="suggestion-main">:{s.name}:</span></>) };
-  }
-}
 
 export interface TextAutocomplete {
   /** the list to draw beside the text area (null when closed) */
@@ -123,7 +45,8 @@ export function useTextAutocomplete(preferred: readonly number[]): TextAutocompl
   const text = compose.content.value;
   const token = compose.mode.value === "write" ? tokenAt(text, Math.min(cursor, text.length)) : null;
   const tokenKey = token ? `${token.kind}:${token.start}:${"query" in token ? token.query : ""}` : "";
-  const suggestions = token && closedFor !== `${text}|${cursor}` ? suggestionsFor(token, preferred) : [];
+  const mod = token ? suggestModule() : null;
+  const suggestions = mod && token && closedFor !== `${text}|${cursor}` ? mod.suggestionsFor(token, preferred) : [];
   const open = suggestions.length > 0;
   // a new token starts at its first suggestion
   useEffect(() => setActive(0), [tokenKey]);
@@ -131,8 +54,8 @@ export function useTextAutocomplete(preferred: readonly number[]): TextAutocompl
 
   const pick = (i: number, el?: HTMLTextAreaElement | null) => {
     const s = suggestions[i];
-    if (!s || !token) return;
-    const next = applySuggestion(text, cursor, token, s, activePeople(users.peek()));
+    if (!s || !token || !mod) return;
+    const next = mod.applySuggestion(text, cursor, token, s, mod.people());
     setContent(next.text, next.cursor);
     setCursor(next.cursor);
     el?.focus();
@@ -142,7 +65,7 @@ export function useTextAutocomplete(preferred: readonly number[]): TextAutocompl
     <Suggestions
       id={LIST_ID}
       label={token?.kind === "emoji" ? "Emoji" : token?.kind === "channel" ? "Channels" : token?.kind === "topic" ? "Topics" : "People and groups"}
-      items={suggestions.map(itemOf)}
+      items={suggestions.map(mod!.itemOf)}
       active={at}
       onPick={(i) => pick(i, document.querySelector<HTMLTextAreaElement>(".compose-text"))}
       footer={token?.kind === "mention" && token.silent ? "This silent mention won't trigger notifications." : undefined}
@@ -174,8 +97,8 @@ export function useTextAutocomplete(preferred: readonly number[]): TextAutocompl
       if (e.key === "Escape") {
         e.preventDefault();
         e.stopPropagation();
-        if (token?.kind === "topic") {
-          const next = closeTopicToken(text, cursor, token);
+        if (token?.kind === "topic" && mod) {
+          const next = mod.closeTopicToken(text, cursor, token);
           setContent(next.text, next.cursor);
           setCursor(next.cursor);
         } else setClosedFor(`${text}|${cursor}`);

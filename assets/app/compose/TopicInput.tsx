@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { realm } from "../state/store";
-import { matchRank } from "./autocomplete";
+import { matchRank } from "./match";
 import { compose } from "./state";
 import { optionId, Suggestions } from "./Suggestions";
 import { topicNames } from "./topics";

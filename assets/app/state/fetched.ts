@@ -1,5 +1,5 @@
 /** What the app fetched outside /register (messages of a view, a channel's topics), put into the state. */
-import { narrowKey, type Narrow } from "./narrow";
+import { matches, narrowKey, type Narrow } from "./narrow";
 import { pruneMessages } from "./reduce/lists";
 import type { Message, State } from "./types";
 
@@ -22,7 +22,16 @@ export function messagesFetched(state: State, narrow: Narrow, answer: MessagesAn
   const cur = state.lists[key];
   let list;
   if (how === "replace" || !cur) {
-    list = { narrow, ids: got, found_oldest: answer.found_oldest, found_newest: answer.found_newest };
+    // a message that arrived (as an event) while this was fetched is newer than the answer: it belongs too
+    const last = got[got.length - 1] ?? -Infinity;
+    const fetched = new Set(got);
+    const arrived = answer.found_newest
+      ? Object.values(state.messages)
+          .filter((m) => m.id > last && !fetched.has(m.id) && matches(state, narrow, m))
+          .map((m) => m.id)
+          .sort((a, b) => a - b)
+      : [];
+    list = { narrow, ids: [...got, ...arrived], found_oldest: answer.found_oldest, found_newest: answer.found_newest };
   } else if (how === "older") {
     const first = cur.ids[0] ?? Infinity;
     list = { ...cur, ids: [...got.filter((id) => id < first), ...cur.ids], found_oldest: answer.found_oldest };

@@ -14,9 +14,12 @@ import { topicText } from "./bits";
 import { ChannelList } from "./ChannelList";
 import { ConnectionBanner } from "./ConnectionBanner";
 import { DmList } from "./DmList";
-import { DraftsView } from "./DraftsView";
 import { EmojiPickerHost } from "./emoji-picker-host";
-import { ScheduledView } from "./ScheduledView";
+import { lazy } from "../lib/lazy";
+
+// views of writing not needed at start: their code loads when first opened
+const DraftsView = lazy(() => import("./DraftsView").then((m) => m.DraftsView));
+const ScheduledView = lazy(() => import("./ScheduledView").then((m) => m.ScheduledView));
 import { Inbox } from "./Inbox";
 import { Lightbox } from "./Lightbox";
 import { MessageView } from "./MessageView";

@@ -2,8 +2,8 @@
 import { useContext } from "preact/hooks";
 import { formatFull, formatTime } from "../lib/time";
 import { memo } from "../lib/memo";
-import { me, settings, users } from "../state/store";
-import { widgetOf } from "../state/widgets";
+import { settings, users } from "../state/store";
+import { lazy } from "../lib/lazy";
 import type { Message } from "../state/types";
 import { MenuButton } from "./Menu";
 import { MessageContent } from "./MessageContent";
@@ -11,7 +11,12 @@ import { messageActions, ViewContext } from "./message-actions";
 import { Avatar } from "./people-bits";
 import { openReactionPicker, Reactions } from "./Reactions";
 import { AddReactionIcon } from "./icons-writing";
-import { WidgetView } from "./widgets/Widget";
+
+/** A poll or a to-do list (its code loads with the first one shown); the message's text until then. */
+const Widget = lazy(
+  () => import("./widgets/Widget").then((m) => m.MessageWidget),
+  ({ m }: { m: Message }) => <MessageContent html={m.content} />,
+);
 
 function Marks({ m }: { m: Message }) {
   const edited = m.last_edit_timestamp !== undefined;
@@ -31,7 +36,7 @@ function Row({ m, showSender, pending }: { m: Message; showSender: boolean; pend
   const name = users.value[m.sender_id]?.full_name ?? m.sender_full_name;
   const unread = !pending && !m.flags.includes("read");
   const time = formatTime(m.timestamp, twentyFourHour);
-  const widget = widgetOf(m, me.value);
+  const widget = m.submessages.length > 0 && m.submessages[0]!.msg_type === "widget";
   const mentioned = m.flags.some((f) => f === "mentioned" || f === "stream_wildcard_mentioned" || f === "topic_wildcard_mentioned");
   const classes = ["message-row", showSender ? "first" : "", unread ? "unread" : "", mentioned ? "mentioned" : "", pending ? "pending" : "", m.is_me_message ? "me-message" : ""].join(" ");
   return (
@@ -47,7 +52,7 @@ function Row({ m, showSender, pending }: { m: Message; showSender: boolean; pend
             <Marks m={m} />
           </header>
         )}
-        {widget ? <WidgetView m={m} widget={widget} /> : <MessageContent html={m.content} />}
+        {widget ? <Widget m={m} /> : <MessageContent html={m.content} />}
         {!showSender && <Marks m={m} />}
         {!pending && <Reactions m={m} />}
         {pending && <span class="pending-note">Sending…</span>}

@@ -15,9 +15,10 @@ function placeOf(state: State, m: Message): Place {
 
 export function onMessage(state: State, e: Json): State {
   const m: Message = { ...e.message, flags: e.flags ?? [], reactions: e.message.reactions ?? [], submessages: e.message.submessages ?? [] };
+  // kept even when no view holds it yet: a view being fetched right now takes it in (fetched.ts);
+  // the views' next clean-up (keepLists) forgets it otherwise
   let next: State = { ...state, messages: withKey(state.messages, m.id, m) };
   next.lists = placeInLists(next, [m]);
-  if (next.lists === state.lists) next.messages = state.messages; // no view holds it
   if (!m.flags.includes("read")) {
     next.unread = {
       messages: withKey(state.unread.messages, m.id, placeOf(state, m)),

@@ -2,13 +2,21 @@
 import { useRef } from "preact/hooks";
 import { sendWidgetEvent } from "../../api/calls";
 import { describeError } from "../../api/http";
+import { me } from "../../state/store";
 import type { Message } from "../../state/types";
-import type { Widget } from "../../state/widgets";
+import { widgetOf, type Widget } from "../../state/widgets";
+import { MessageContent } from "../MessageContent";
 import { showNotice } from "../Notice";
 import { PollWidget } from "./Poll";
 import { TodoWidget } from "./Todo";
 
 export type Send = (data: object) => void;
+
+/** The widget of a message whose first submessage declares one (an unknown kind shows the message's text). */
+export function MessageWidget({ m }: { m: Message }) {
+  const widget = widgetOf(m, me.value);
+  return widget ? <WidgetView m={m} widget={widget} /> : <MessageContent html={m.content} />;
+}
 
 export function WidgetView({ m, widget }: { m: Message; widget: Widget }) {
   const send: Send = (data) => void sendWidgetEvent(m.id, data).catch((e) => showNotice(`Could not update the ${widget.kind === "poll" ? "poll" : "to-do list"}: ${describeError(e)}`));
