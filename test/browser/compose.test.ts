@@ -319,6 +319,16 @@ describe("writing and reacting in the web app", () => {
     expect(await text(page)).not.toContain("draft.txt");
     await page.unroute("**/json/user_uploads");
 
+    // the upload button, and a pasted file, insert their links where the cursor is
+    await page.locator("input[type=file]").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Sweets to the sweet") });
+    await eventually(async () => /\[notes\.txt\]\(\/user_uploads\/[^)]+\)\n$/.test(await text(page)), true);
+    await page.locator(".compose-text").evaluate((el) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array([1, 2, 3])], "clip.bin", { type: "application/octet-stream" }));
+      el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+    });
+    await eventually(async () => /\[clip\.bin\]\(\/user_uploads\/[^)]+\)/.test(await text(page)), true);
+
     await page.locator(".compose-text").press("Control+Enter");
     const sent = row(page, "Behold:");
     await sent.locator(".message_inline_image img").waitFor();
@@ -326,6 +336,8 @@ describe("writing and reacting in the web app", () => {
     expect(attachments).toEqual([
       { file_name: "sea.png", size: png.length },
       { file_name: "tape.bin", size: 6 * 1024 * 1024 },
+      { file_name: "notes.txt", size: 19 },
+      { file_name: "clip.bin", size: 3 },
     ]);
     const stored = await db().get<{ content: string }>("SELECT content FROM messages WHERE content LIKE 'Behold:%'");
     expect(stored!.content).toContain(`[sea.png](${link![1]})`);

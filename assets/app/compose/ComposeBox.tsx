@@ -6,7 +6,7 @@
  * Enter sends (Shift+Enter is a new line) when the person's `enter_sends` setting is on; otherwise
  * Enter is a new line and Ctrl+Enter (⌘+Enter) sends. The toggle beside Send changes that setting.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { updateSetting } from "../api/calls";
 import { keyIds } from "../state/people";
 import { narrowKey, type Narrow } from "../state/narrow";
@@ -90,8 +90,8 @@ function placeholder(): string {
 
 /** Who spoke in the view lately, most recent first (the mention autocomplete prefers them). */
 function recentSenders(narrow: Narrow): number[] {
-  const ids = lists.value[narrowKey(narrow)]?.ids ?? [];
-  const cache = messages.value;
+  const ids = lists.peek()[narrowKey(narrow)]?.ids ?? [];
+  const cache = messages.peek();
   const out: number[] = [];
   for (let i = ids.length - 1; i >= 0 && out.length < 20; i--) {
     const sender = cache[ids[i]!]?.sender_id;
@@ -105,8 +105,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   const files = useRef<HTMLInputElement>(null);
   const enterSends = settings.value.enter_sends;
   const subs = Object.values(subscriptions.value).sort((a, b) => a.name.localeCompare(b.name));
-  const preferred = useMemo(() => recentSenders(narrow), [lists.value, narrow]);
-  const auto = useTextAutocomplete(preferred);
+  const auto = useTextAutocomplete(() => recentSenders(narrow));
   const editing = compose.scheduled.value;
   const mode = compose.mode.value;
 

@@ -3,7 +3,9 @@ import { useState } from "preact/hooks";
 import { activePeople } from "../state/people";
 import { me, users } from "../state/store";
 import { CloseIcon } from "../views/icons";
+import { saveDraftSoon } from "./drafts";
 import { compose } from "./state";
+import { noteTyping } from "./typing";
 
 const SHOWN = 8;
 
@@ -19,12 +21,20 @@ export function RecipientPicker() {
     : [];
   const open = matches.length > 0;
 
+  const changed = () => {
+    noteTyping();
+    saveDraftSoon();
+  };
   const add = (id: number) => {
     compose.recipients.value = [...chosen, id];
     setText("");
     setActive(0);
+    changed();
   };
-  const remove = (id: number) => (compose.recipients.value = chosen.filter((x) => x !== id));
+  const remove = (id: number) => {
+    compose.recipients.value = chosen.filter((x) => x !== id);
+    changed();
+  };
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (open && (e.key === "ArrowDown" || e.key === "ArrowUp")) {

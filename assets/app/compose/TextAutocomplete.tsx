@@ -38,7 +38,8 @@ export interface TextAutocomplete {
   onKeyDown(e: KeyboardEvent, el: HTMLTextAreaElement): boolean;
 }
 
-export function useTextAutocomplete(preferred: readonly number[]): TextAutocomplete {
+/** `preferred`: who spoke in the conversation lately, most recent first (asked only while suggesting people). */
+export function useTextAutocomplete(preferred: () => readonly number[]): TextAutocomplete {
   const [cursor, setCursor] = useState(0);
   const [active, setActive] = useState(0);
   const [closedFor, setClosedFor] = useState<string | null>(null);

@@ -26,14 +26,14 @@ function allEmoji() {
   return entriesCache.entries;
 }
 
-export function suggestionsFor(token: Token, preferred: readonly number[]): Suggestion[] {
+export function suggestionsFor(token: Token, preferred: () => readonly number[]): Suggestion[] {
   switch (token.kind) {
     case "mention":
       return mentionSuggestions(token.query, token.silent, {
         users: activePeople(users.value),
         groups: Object.values(groups.value),
         muted: mutedUsers.value,
-        preferred,
+        preferred: preferred(),
         to: compose.kind.value,
       });
     case "channel": {
