@@ -83,12 +83,14 @@ describe("writing and reacting in the web app", () => {
     await topics.getByRole("option", { name: /link to channel/ }).waitFor();
     await page.keyboard.type("plans");
     await topics.getByRole("option", { name: /plans.*New topic/ }).waitFor();
+    await page.screenshot({ path: shot("autocomplete-topics") });
     await page.keyboard.press("Enter");
     expect(await text(page)).toEndWith("see #**design>plans** ");
 
     // :: Zulip's emoji names, loaded when first needed
     await type(page, "now :octo");
     await page.getByRole("listbox", { name: "Emoji" }).getByRole("option", { name: /:octopus:/ }).waitFor();
+    await page.screenshot({ path: shot("autocomplete-emoji") });
     await page.keyboard.press("Enter");
     const expected = "Well met, @**Othello, the Moor of Venice** and @*actors* see #**design>plans** now :octopus: ";
     expect(await text(page)).toBe(expected);
@@ -229,6 +231,7 @@ describe("writing and reacting in the web app", () => {
     at.setSeconds(0, 0);
     const local = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}T${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
     await dialog.getByLabel("Send it on").fill(local(at));
+    await page.screenshot({ path: shot("schedule-dialog") });
     await dialog.getByRole("button", { name: "Schedule" }).click();
     await dialog.waitFor({ state: "detached" });
     await page.locator(".notice", { hasText: "Your message is scheduled for" }).waitFor();
@@ -248,6 +251,7 @@ describe("writing and reacting in the web app", () => {
     await page.locator(".view-title", { hasText: "later" }).waitFor();
     await page.locator(".compose-banner", { hasText: "Editing a message scheduled for" }).waitFor();
     await type(page, " wherein I'll catch the conscience of the king");
+    await page.screenshot({ path: shot("compose-editing-scheduled") });
     await page.getByRole("button", { name: "Schedule", exact: true }).click();
     await eventually(async () => (await scheduled())[0]?.content, "The play's the thing wherein I'll catch the conscience of the king");
     expect((await scheduled())[0]!.scheduled_timestamp).toBe(at.getTime() / 1000);

@@ -23,7 +23,7 @@ import { TopicInput } from "./TopicInput";
 import { Preview } from "./Preview";
 import { UploadList } from "./UploadList";
 import { SendLaterMenu } from "./SendLater";
-import { draftFor, saveDraftNow, saveDraftSoon } from "./drafts";
+import { draftFor, flushDraft, saveDraftSoon } from "./drafts";
 import { scheduleCompose, stopEditingScheduled } from "./scheduled";
 import { send } from "./send";
 import { compose, composeTarget, pendingCursor, setContent, type ComposeTarget } from "./state";
@@ -61,7 +61,7 @@ function follow(narrow: Narrow) {
   }
   if (sameTarget(composeTarget(), target)) return;
   if (compose.scheduled.peek()) return; // a scheduled message being edited stays until it is rescheduled or dropped
-  if (compose.content.peek().trim()) saveDraftNow();
+  flushDraft();
   stopTyping();
   compose.error.value = null;
   compose.mode.value = "write";
@@ -226,10 +226,10 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
         )}
       </div>
       <div class="compose-tabs" role="tablist" aria-label="Message">
-        <button type="button" role="tab" id="compose-write-tab" aria-selected={mode === "write"} aria-controls="compose-write" onClick={() => ((compose.mode.value = "write"), setTimeout(() => text.current?.focus()))}>
+        <button type="button" role="tab" id="compose-write-tab" aria-selected={mode === "write"} aria-controls={mode === "write" ? "compose-write" : undefined} onClick={() => ((compose.mode.value = "write"), setTimeout(() => text.current?.focus()))}>
           Write
         </button>
-        <button type="button" role="tab" id="compose-preview-tab" aria-selected={mode === "preview"} aria-controls="compose-preview" onClick={() => ((compose.mode.value = "preview"), stopTyping())}>
+        <button type="button" role="tab" id="compose-preview-tab" aria-selected={mode === "preview"} aria-controls={mode === "preview" ? "compose-preview" : undefined} onClick={() => ((compose.mode.value = "preview"), stopTyping())}>
           Preview
         </button>
       </div>

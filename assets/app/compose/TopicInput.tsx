@@ -73,7 +73,7 @@ export function TopicInput() {
         aria-label="Topic"
         aria-autocomplete="list"
         aria-expanded={open}
-        aria-controls={LIST_ID}
+        aria-controls={open ? LIST_ID : undefined}
         aria-activedescendant={open ? optionId(LIST_ID, at) : undefined}
         autoComplete="off"
         placeholder={realm.value.mandatory_topics ? "Topic" : `Topic (or ${realm.value.empty_topic_display_name})`}
@@ -91,12 +91,7 @@ export function TopicInput() {
         }}
         onKeyDown={onKeyDown}
       />
-      {open ? (
-        <Suggestions id={LIST_ID} label="Topics" items={matches.map((t) => ({ key: t, content: <span class="suggestion-main">{t === "" ? realm.value.empty_topic_display_name : t}</span> }))} active={at} onPick={pick} />
-      ) : (
-        // the listbox the combobox names is always there, empty while closed
-        <ul id={LIST_ID} role="listbox" aria-label="Topics" hidden />
-      )}
+      {open && <Suggestions id={LIST_ID} label="Topics" items={matches.map((t) => ({ key: t, content: <span class="suggestion-main">{t === "" ? realm.value.empty_topic_display_name : t}</span> }))} active={at} onPick={pick} />}
     </span>
   );
 }

@@ -143,6 +143,11 @@ export function saveDraftNow(): void {
   }
 }
 
+/** Saves what was written since the last save, if anything (before the box turns to other text). */
+export function flushDraft(): void {
+  if (timer !== undefined || (!compose.draftId.peek() && compose.content.peek().trim())) saveDraftNow();
+}
+
 /** Saves after the person pauses typing. */
 export function saveDraftSoon(): void {
   clearTimeout(timer);

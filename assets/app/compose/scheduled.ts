@@ -10,7 +10,7 @@ import { dmKey } from "../state/people";
 import { me, settings } from "../state/store";
 import type { ScheduledMessage } from "../state/types";
 import { showNotice } from "../views/Notice";
-import { saveDraftNow } from "./drafts";
+import { flushDraft } from "./drafts";
 import { clearCompose, destination, problem, sendNow } from "./send";
 import { formatScheduled } from "./send-later";
 import { compose, focusCompose } from "./state";
@@ -45,7 +45,7 @@ function destinationOf(m: ScheduledMessage): Destination {
 
 /** Opens a scheduled message in the compose box, in its conversation, to change it. */
 export function editScheduled(m: ScheduledMessage): void {
-  if (compose.content.peek().trim()) saveDraftNow();
+  flushDraft();
   compose.draftId.value = null;
   compose.error.value = null;
   compose.mode.value = "write";

@@ -3,14 +3,14 @@ import { navigate } from "../nav/router";
 import { dmKey } from "../state/people";
 import { me, settings } from "../state/store";
 import { formatWhen } from "../lib/time";
-import { drafts, removeDraft, saveDraftNow, type Draft } from "../compose/drafts";
+import { drafts, flushDraft, removeDraft, type Draft } from "../compose/drafts";
 import { compose, focusCompose } from "../compose/state";
 import { ConversationLabel } from "./conversation-label";
 import { PencilIcon, TrashIcon } from "./icons-writing";
 
 /** Puts a draft back in the compose box, in its conversation. */
 export function restoreDraft(d: Draft): void {
-  if (compose.content.peek().trim() && compose.draftId.peek() !== d.id) saveDraftNow();
+  if (compose.draftId.peek() !== d.id) flushDraft();
   compose.scheduled.value = null;
   compose.error.value = null;
   compose.mode.value = "write";

@@ -71,7 +71,7 @@ export function Reactions({ m }: { m: Message }) {
             key={`${g.reaction_type}:${g.emoji_code}`}
             class={`reaction ${mine ? "reacted" : ""}`}
             aria-pressed={mine}
-            aria-label={label}
+            aria-label={`${g.users.length} ${g.users.length === 1 ? "reaction" : "reactions"}: ${label}`}
             title={label}
             onClick={() => {
               if (!mine) noteEmojiUse(myId, { reaction_type: g.reaction_type as EmojiEntry["reaction_type"], code: g.emoji_code, name: g.emoji_name });

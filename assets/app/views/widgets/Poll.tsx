@@ -60,7 +60,7 @@ export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send 
                 type="button"
                 class={`poll-vote ${mine ? "voted" : ""}`}
                 aria-pressed={mine}
-                aria-label={`${mine ? "Take back your vote for" : "Vote for"} ${o.option} (${o.voters.length} ${o.voters.length === 1 ? "vote" : "votes"})`}
+                aria-label={`${mine ? "Take back your vote for" : "Vote for"} ${o.option}: ${o.voters.length} ${o.voters.length === 1 ? "vote" : "votes"}`}
                 title={names || "No votes yet"}
                 onClick={() => send(voteEvent(poll, o.key, myId))}
               >
