@@ -268,6 +268,28 @@ describe("writing and reacting in the web app", () => {
     await row(page, "catch the conscience of the king").waitFor();
     expect((await scheduled())[0]!.delivered).toBe(1);
     await nav.waitFor({ state: "detached" });
+
+    // two more for tomorrow morning, from the menu's suggestion: one sent now from the list, one cancelled
+    for (const words of ["Now cracks a noble heart", "Good night, sweet prince"]) {
+      await type(page, words);
+      await page.getByRole("button", { name: "Send later" }).click();
+      await page.getByRole("menuitem", { name: /^Tomorrow at 9:00\sAM$/ }).click();
+      await eventually(() => text(page), "");
+    }
+    const tomorrow = new Date();
+    tomorrow.setDate(tomorrow.getDate() + 1);
+    tomorrow.setHours(9, 0, 0, 0);
+    expect((await scheduled()).filter((m) => !m.delivered).map((m) => [m.content, m.scheduled_timestamp])).toEqual([
+      ["Now cracks a noble heart", tomorrow.getTime() / 1000],
+      ["Good night, sweet prince", tomorrow.getTime() / 1000],
+    ]);
+    await nav.click();
+    await page.locator(".scheduled-card", { hasText: "Now cracks" }).getByRole("button", { name: "Send now" }).click();
+    await row(othello.page, "Now cracks a noble heart").waitFor();
+    await page.locator(".scheduled-card", { hasText: "Good night" }).getByRole("button", { name: "Cancel" }).click();
+    await page.locator(".overview-empty", { hasText: "No scheduled messages" }).waitFor();
+    expect((await scheduled()).filter((m) => !m.delivered)).toEqual([]);
+    expect(await db().get("SELECT id FROM messages WHERE content = 'Good night, sweet prince'")).toBeUndefined();
     expect([...hamlet.errors, ...othello.errors]).toEqual([]);
   }, 20_000);
 

@@ -6,6 +6,7 @@
  */
 import { signal } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
+import { saveDraftSoon } from "./drafts";
 import { compose, setContent } from "./state";
 import { optionId, Suggestions } from "./Suggestions";
 import { tokenAt } from "./token";
@@ -59,6 +60,7 @@ export function useTextAutocomplete(preferred: () => readonly number[]): TextAut
     const next = mod.applySuggestion(text, cursor, token, s, mod.people());
     setContent(next.text, next.cursor);
     setCursor(next.cursor);
+    saveDraftSoon();
     el?.focus();
   };
 
@@ -102,6 +104,7 @@ export function useTextAutocomplete(preferred: () => readonly number[]): TextAut
           const next = mod.closeTopicToken(text, cursor, token);
           setContent(next.text, next.cursor);
           setCursor(next.cursor);
+          saveDraftSoon();
         } else setClosedFor(`${text}|${cursor}`);
         return true;
       }

@@ -31,11 +31,15 @@ const mib = (bytes: number) => bytes / (1024 * 1024);
 /** Markdown link text: brackets in a file name would end the link early. */
 const linkText = (name: string) => name.replace(/[[\]]/g, (c) => `\\${c}`);
 
+/** Replaces the placeholder; a cursor after it in the text area moves with the text it was in. */
 function replaceText(from: string, to: string): void {
   const text = compose.content.peek();
   const at = text.indexOf(from);
   if (at < 0) return;
-  setContent(text.slice(0, at) + to + text.slice(at + from.length));
+  const el = document.querySelector<HTMLTextAreaElement>(".compose-text");
+  const cursor = el && document.activeElement === el ? el.selectionStart : undefined;
+  const moved = cursor === undefined ? undefined : cursor >= at + from.length ? cursor + to.length - from.length : Math.min(cursor, at + to.length);
+  setContent(text.slice(0, at) + to + text.slice(at + from.length), moved);
   saveDraftSoon();
 }
 
