@@ -4,7 +4,7 @@ import { me, users } from "../../state/store";
 import type { Message } from "../../state/types";
 import { hasOption, questionEvent, voteEvent, type Poll } from "../../state/widgets";
 import { PencilIcon } from "../icons-writing";
-import { focusOnMount, useNextIndex, type Send } from "./Widget";
+import { focusOnMount, useNextIndex, type Send } from "./widget-bits";
 
 export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send }) {
   const myId = me.value;

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import type { Message } from "../../state/types";
 import { hasTask, strikeEvent, titleEvent, type TaskList } from "../../state/widgets";
 import { PencilIcon } from "../icons-writing";
-import { focusOnMount, useNextIndex, type Send } from "./Widget";
+import { focusOnMount, useNextIndex, type Send } from "./widget-bits";
 
 export function TodoWidget({ list, send }: { m: Message; list: TaskList; send: Send }) {
   const [task, setTask] = useState("");
