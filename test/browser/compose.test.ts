@@ -22,6 +22,8 @@ const suite = browserSuite(
     await createChannel(s, "iago", "design", { subscribers: ["hamlet", "othello"] });
     (await s.users.iago.client.post("/user_groups/create", { name: "actors", description: "The players", members: [s.users.othello.id, s.users.cordelia.id] })).success();
     (await s.users.cordelia.client.post("/messages", { type: "stream", to: general, topic: "ramparts", content: "The air bites shrewdly." })).success();
+    // the organization's own emoji
+    (await s.users.iago.client.post("/realm/emoji/elsinore", { file: new File([(await makePng(32, 32, "#c2726a")) as BlobPart], "elsinore.png") })).success();
     for (const who of ["hamlet", "othello"] as const) (await s.users[who].client.post("/mark_all_as_read")).success();
   },
   { realClock: false },
@@ -421,11 +423,20 @@ describe("writing and reacting in the web app", () => {
     await mine.locator(".reaction").nth(1).waitFor();
     await hamlet.page.screenshot({ path: shot("reactions") });
 
+    // the organization's own emoji are there too, by name
+    await mine.hover();
+    await mine.locator(".message-controls").getByRole("button", { name: "Add emoji reaction" }).click();
+    await search.fill("elsin");
+    await picker.getByRole("option", { name: "elsinore" }).locator("img").waitFor();
+    await hamlet.page.keyboard.press("Enter");
+    await his.getByRole("button", { name: "King Hamlet reacted with :elsinore:" }).locator("img[src*='/emoji/']").waitFor();
+
     // hamlet takes his back: othello's stay
-    await mine.locator(".reaction.reacted").first().click();
-    await eventually(async () => (await stored()).map((r) => [r.user_id, r.emoji_name.replace(/_/g, " ")]), [
-      [userId("othello"), "octopus"],
-      [userId("othello"), chosen!],
+    await mine.locator(".reaction.reacted", { hasText: "2" }).click();
+    await mine.locator(".reaction.reacted", { has: hamlet.page.locator("img") }).click();
+    await eventually(async () => (await stored()).map((r) => [r.user_id, r.emoji_name.replace(/_/g, " "), r.reaction_type]), [
+      [userId("othello"), "octopus", "unicode_emoji"],
+      [userId("othello"), chosen!, "unicode_emoji"],
     ]);
     await his.getByRole("button", { name: "You (click to remove) reacted with :octopus:" }).waitFor();
     expect([...hamlet.errors, ...othello.errors]).toEqual([]);
