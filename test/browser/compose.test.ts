@@ -4,7 +4,7 @@
  * person sees and what the server stored. Screenshots land in /tmp/parley-web-*.png.
  */
 import { describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import type { CastName } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { makePng } from "../helpers/uploads";
@@ -340,11 +340,14 @@ describe("writing and reacting in the web app", () => {
     await page.locator(".compose-error", { hasText: "“film.mov” is too large to upload: this server accepts files up to 25 MiB." }).waitFor();
 
     // a cancelled upload leaves no placeholder and no file
-    await page.route("**/json/user_uploads", () => {});
+    const heldBack: Route[] = [];
+    await page.route("**/json/user_uploads", (route) => void heldBack.push(route));
     await drop([{ name: "draft.txt", bytes: [104, 105], type: "text/plain" }]);
     await page.getByRole("button", { name: "Cancel uploading draft.txt" }).click();
     await page.getByRole("progressbar").waitFor({ state: "detached" });
     expect(await text(page)).not.toContain("draft.txt");
+    // (the interception holds the cancelled request: it is let go without reaching the server)
+    for (const route of heldBack) await route.abort().catch(() => {});
     await page.unroute("**/json/user_uploads");
 
     // the upload button, and a pasted file, insert their links where the cursor is

@@ -23,10 +23,12 @@ export function messageActions(m: Message, view: ViewActions): MenuItem[] {
     {
       label: "Add emoji reaction",
       icon: <AddReactionIcon size={16} />,
-      // the picker opens beside the message's own reaction button (the menu closes as it opens)
+      // the picker opens beside the message's reaction button, or its menu button where that one is hidden (a phone)
       onSelect: () => {
-        const button = document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] .add-reaction`);
-        if (button) openReactionPicker(m, button);
+        const controls = document.querySelector<HTMLElement>(`[data-message-id="${m.id}"] .message-controls`);
+        const button = controls?.querySelector<HTMLElement>(".add-reaction");
+        const anchor = button?.offsetParent ? button : controls?.querySelector<HTMLElement>("[aria-haspopup=menu]");
+        if (anchor) openReactionPicker(m, anchor);
       },
     },
     { label: "Mark as unread from here", icon: <UnreadIcon size={16} />, onSelect: () => view.markUnreadFrom(m.id) },
