@@ -109,7 +109,8 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   const editing = compose.scheduled.value;
   const mode = compose.mode.value;
 
-  useEffect(() => follow(narrow), [narrow]);
+  // before the browser paints the new view, so its title never shows beside another conversation's text
+  useLayoutEffect(() => follow(narrow), [narrow]);
   useEffect(() => {
     if (compose.focusRequest.value) {
       compose.mode.value = "write";
