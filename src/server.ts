@@ -9,6 +9,7 @@ import { emojiDataRoutes } from "./routes/emoji-data";
 import { healthRoutes } from "./routes/health";
 import { metricsRoutes, requestMetricsFor } from "./routes/metrics";
 import { errorStatus } from "./http/request-metrics";
+import { noteClientAddress } from "./http/peer-address";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
@@ -19,6 +20,7 @@ export function createServer(app: App) {
   // first of all, so every request is timed (only when metrics are on: no hook otherwise)
   if (metrics.enabled) server.use(requestMetricsFor(app));
   server
+    .onRequest(({ request, server }) => noteClientAddress(request, server))
     .use(uploadFileRoutes(app)) // first: its request hook answers tus OPTIONS/HEAD before the generic handling below
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;

@@ -175,7 +175,7 @@ describe("GET /user_uploads/{path}", () => {
 
   test("the web client's session cookie works too", async () => {
     await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("pw-hamlet"), s.users.hamlet.id]);
-    const session = await logIn(s.app, "hamlet@zulip.com", "pw-hamlet");
+    const session = await logIn(s.app, "hamlet@zulip.com", "pw-hamlet", "local");
     const r = await fetchRaw(s, url, { headers: { cookie: `${SESSION_COOKIE}=${session.token}` } });
     expect(r.status).toBe(200);
     expect(await r.text()).toBe("0123456789abcdef");
