@@ -137,7 +137,7 @@ export class TusStore {
         } catch (e) {
           error = e;
         } finally {
-          reader.cancel().catch(() => {});
+          reader.releaseLock(); // the server reads the rest, if any, before it answers (http/request-body.ts)
         }
       }
       await fh.truncate(position);
