@@ -1,6 +1,6 @@
 import type { Client, InArgs, Transaction } from "@libsql/client";
 import Database from "libsql";
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Mutex } from "../lib/mutex";
 import { startCheckpointer, type CheckpointerOptions } from "./checkpointer";
@@ -224,6 +224,32 @@ function remoteSql(ex: Client | Transaction, versions: Versions, written: Set<st
 }
 
 /**
+ * The database's folder must be writable, and the file too when it exists (SQLite writes its log and
+ * the shared-memory index beside it even to read): otherwise a message that says so, instead of
+ * SQLite's "Unable to open connection ...: 14" later.
+ */
+function checkWritable(path: string): void {
+  const dir = dirname(path);
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    if (existsSync(path)) accessSync(path, constants.W_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "EROFS" ? "it is on a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : (e as Error).message;
+    throw new Error(`cannot write to ${dir} (${why}): the database ${path} lives there. Make it writable, or choose another data dir (--data-dir)`);
+  }
+}
+
+function openFile(path: string): Database.Database {
+  try {
+    return new Database(path);
+  } catch (e) {
+    throw new Error(`cannot open the database ${path}: ${(e as Error).message}`);
+  }
+}
+
+/**
  * Opens the database. A local file is used through libSQL's embedded engine directly (the same one
  * @libsql/client wraps), with two connections: one for reads, which sees only committed data, and one
  * for writes, with prepared statements cached on each. Write transactions are serialized by an
@@ -239,9 +265,9 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
 
   if (local) {
     const path = url.slice(5).split("?")[0]!;
-    mkdirSync(dirname(path), { recursive: true });
-    const reader = new LocalConnection(new Database(path));
-    const writer = new LocalConnection(new Database(path));
+    checkWritable(path);
+    const reader = new LocalConnection(openFile(path));
+    const writer = new LocalConnection(openFile(path));
     for (const c of [writer, reader]) for (const p of PRAGMAS) c.exec(p);
     const checkpointer = startCheckpointer(
       path,

@@ -24,7 +24,7 @@ beforeAll(async () => {
   // spectators read web-public channels: their code runs too when nobody is logged in
   (await s.users.desdemona.client.patch("/realm", { enable_spectator_access: true })).success();
   (await s.users.desdemona.client.patch(`/streams/${channelId}`, { is_web_public: true })).success();
-});
+}, 60_000);
 afterAll(() => s.close());
 
 /** Parameter names that name JavaScript's prototype machinery: they must be parameters like any other. */
