@@ -60,7 +60,7 @@ describe("per account, through the API and the web login", () => {
     expect(throttled.headers.get("location")).toBe("/?login_throttled=1800");
     expect(throttled.headers.getSetCookie()).toEqual([]);
     const page = await (await s.server.handle(new Request("http://parley.test/?login_throttled=1800"))).text();
-    expect(page).toContain(`<p class="login-error" role="alert">You&#39;re making too many attempts to sign in. Try again in 1800 seconds or contact your organization administrator for help.</p>`);
+    expect(page).toContain(`<p class="login-error" role="alert">You&#x27;re making too many attempts to sign in. Try again in 1800 seconds or contact your organization administrator for help.</p>`);
     s.clock.advance(30 * MINUTE);
     expect((await login("othello-pass")).headers.get("location")).toBe("/");
   });
