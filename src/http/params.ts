@@ -104,7 +104,7 @@ function prototypeKeyIn(value: unknown): string | null {
     const v = stack.pop();
     if (typeof v !== "object" || v === null) continue;
     if (Array.isArray(v)) {
-      stack.push(...v);
+      for (const item of v) stack.push(item); // (a spread of a long list would overflow the call stack)
       continue;
     }
     for (const key of Object.keys(v)) {

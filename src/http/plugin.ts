@@ -9,8 +9,8 @@ import { Params } from "./params";
 
 /** Query string and body merged the Zulip way: the body wins, every method may carry either. */
 export function collectParams(query: Record<string, unknown> | undefined, body: unknown): Params {
-  // no prototype: a field named __proto__ must not become raw's prototype (a File there would lend
-  // its `name` and `size` to parameters the request never sent)
+  // no prototype: a field named __proto__ is a parameter like any other (reported as ignored), not
+  // raw's prototype
   const raw: Record<string, unknown> = Object.assign(Object.create(null), query);
   if (body && typeof body === "object" && !(body instanceof ArrayBuffer) && !(body instanceof Blob)) {
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) {

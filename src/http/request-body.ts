@@ -32,8 +32,9 @@ export async function readAtMost(body: ReadableStream<Uint8Array>, limit: number
 export async function discardRest(request: Request, cap: number): Promise<void> {
   const body = request.body;
   if (!body || body.locked) return;
-  const reader = body.getReader();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
+    reader = body.getReader();
     for (let read = 0; read <= cap; ) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -42,6 +43,6 @@ export async function discardRest(request: Request, cap: number): Promise<void> 
   } catch {
     // a body over maxRequestBodySize, or a client gone: Bun closes that connection
   } finally {
-    reader.releaseLock();
+    reader?.releaseLock();
   }
 }
