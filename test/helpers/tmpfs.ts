@@ -15,18 +15,25 @@ export interface Tmpfs {
 
 export function mountTmpfs(sizeMib: number, needed: string): Tmpfs | null {
   const path = mkdtempSync(join(tmpdir(), "parley-tmpfs-"));
-  const run = (...args: string[]) => Bun.spawnSync(args, { stdout: "ignore", stderr: "pipe" });
+  const run = (...args: string[]) => {
+    try {
+      const r = Bun.spawnSync(args, { stdout: "ignore", stderr: "pipe" });
+      return { ok: r.exitCode === 0, why: r.stderr.toString().trim().split("\n")[0]! };
+    } catch (e) {
+      return { ok: false, why: (e as Error).message }; // no mount command at all
+    }
+  };
   const mounted = run("mount", "-t", "tmpfs", "-o", `size=${sizeMib}m`, "tmpfs", path);
-  if (mounted.exitCode !== 0) {
+  if (!mounted.ok) {
     rmSync(path, { recursive: true, force: true });
-    console.warn(`notice: cannot mount a tmpfs here (${mounted.stderr.toString().trim() || "not permitted"}): skipping ${needed}`);
+    console.warn(`notice: cannot mount a tmpfs here (${mounted.why || "not permitted"}): skipping ${needed}`);
     return null;
   }
   return {
     path,
     remount(mode) {
       const r = run("mount", "-o", `remount,${mode}`, path);
-      if (r.exitCode !== 0) throw new Error(`remount ${mode} failed: ${r.stderr}`);
+      if (!r.ok) throw new Error(`remount ${mode} failed: ${r.why}`);
     },
     unmount() {
       run("umount", "-l", path);
