@@ -3,7 +3,8 @@
 // data dir and drives mixed traffic at a bounded rate for N minutes: sends to channels and direct
 // messages, fetches, presence, edits, reactions, flags, uploads (some of them images, which get
 // thumbnails), and every user's long-poll on GET /events. Every minute it prints the server's RSS, its
-// open files (/proc/PID/fd) and the minute's p50/p99 latency; at the end, how those moved after the
+// open files (/proc/PID/fd), its JS heap and event queues (from its /metrics, on a port of its own) and
+// the minute's p50/p99 latency; at the end, how those moved after the
 // warm-up (the first minute). Not part of `npm test`. Writes JSON to soak-results/.
 // Options: --minutes N (default 10), --rate R requests per second (default 40), --users U (default 30),
 // --exe[=PATH] (an executable; default build/parley when it exists), --source (from source even so).
@@ -53,6 +54,14 @@ async function freePort() {
 // ---------- the server ----------
 let base = "";
 let server: ReturnType<typeof Bun.spawn>;
+
+/** A few of the server's own figures, from its Prometheus endpoint (its own port). */
+let metricsUrl = "";
+async function scrape(): Promise<{ js_heap_mib: number; event_queues: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  const value = (name: string) => Number(text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, "m"))?.[1] ?? NaN);
+  return { js_heap_mib: round(value("nodejs_heap_size_used_bytes") / 1048576, 1), event_queues: value("parley_event_queues") };
+}
 
 function serverFigures() {
   const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
@@ -217,7 +226,9 @@ function slope(ys: number[]) {
 }
 
 async function main() {
-  writeFileSync(configPath, "[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n");
+  const metricsPort = await freePort();
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  writeFileSync(configPath, `[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n[metrics]\nenabled = true\nport = ${metricsPort}\n`);
   log(`data dir ${dir}; ${useExe ? `executable ${exePath}` : "from source"}; ${MINUTES} min at ${RATE} req/s, ${USERS} users`);
   const init = Bun.spawnSync(parleyCmd(["init", "--data-dir", dir, "--org-name", "Soak", "--email", "owner@soak.test", "--full-name", "Owner"]), { env });
   if (init.exitCode !== 0) throw new Error(`init failed: ${init.stderr}`);
@@ -249,7 +260,7 @@ async function main() {
   const pollers = users.map((u) => poller(u));
   const idle = serverFigures();
   log(`serving on ${base}; idle RSS ${idle.rss_mib} MiB, ${idle.open_files} open files`);
-  console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  open files  db MiB");
+  console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  JS heap MiB  open files  queues  db MiB");
   const rows: any[] = [];
   const started = performance.now();
   const ticker = setInterval(() => void oneRequest(), 1000 / RATE);
@@ -258,11 +269,11 @@ async function main() {
     const done = minute;
     minute = newMinute();
     const sorted = done.latencies.sort((a, b) => a - b);
-    const row = { minute: m, requests: sorted.length, errors: done.errors, skipped: done.skipped, events: done.events, p50_ms: percentile(sorted, 50), p99_ms: percentile(sorted, 99), ...serverFigures(), by_kind: done.byKind };
+    const row = { minute: m, requests: sorted.length, errors: done.errors, skipped: done.skipped, events: done.events, p50_ms: percentile(sorted, 50), p99_ms: percentile(sorted, 99), ...serverFigures(), ...(await scrape()), by_kind: done.byKind };
     rows.push(row);
     console.log(
-      [m, row.requests, row.errors, row.skipped, row.events, row.p50_ms, row.p99_ms, row.rss_mib, row.rss_anon_mib, row.open_files, row.db_mib]
-        .map((v, i) => String(v).padStart(i === 0 ? 6 : [8, 6, 7, 7, 8, 8, 9, 9, 11, 7][i - 1]!))
+      [m, row.requests, row.errors, row.skipped, row.events, row.p50_ms, row.p99_ms, row.rss_mib, row.rss_anon_mib, row.js_heap_mib, row.open_files, row.event_queues, row.db_mib]
+        .map((v, i) => String(v).padStart(i === 0 ? 6 : [8, 6, 7, 7, 8, 8, 9, 9, 11, 11, 6, 7][i - 1]!))
         .join("  "),
     );
   }
@@ -288,6 +299,8 @@ async function main() {
     after_warm_up: after.length
       ? {
           rss_mib: { first: after[0].rss_mib, last: after.at(-1).rss_mib, min: Math.min(...after.map((r) => r.rss_mib)), max: Math.max(...after.map((r) => r.rss_mib)), slope_per_minute: slope(after.map((r) => r.rss_mib)) },
+          rss_anon_mib: { first: after[0].rss_anon_mib, last: after.at(-1).rss_anon_mib, slope_per_minute: slope(after.map((r) => r.rss_anon_mib)) },
+          js_heap_mib: { first: after[0].js_heap_mib, last: after.at(-1).js_heap_mib, min: Math.min(...after.map((r) => r.js_heap_mib)), max: Math.max(...after.map((r) => r.js_heap_mib)), slope_per_minute: slope(after.map((r) => r.js_heap_mib)) },
           open_files: { min: Math.min(...after.map((r) => r.open_files)), max: Math.max(...after.map((r) => r.open_files)) },
           p99_ms: { first: after[0].p99_ms, last: after.at(-1).p99_ms, min: Math.min(...after.map((r) => r.p99_ms)), max: Math.max(...after.map((r) => r.p99_ms)), slope_per_minute: slope(after.map((r) => r.p99_ms)) },
           p50_ms: { first: after[0].p50_ms, last: after.at(-1).p50_ms, slope_per_minute: slope(after.map((r) => r.p50_ms)) },
