@@ -128,22 +128,40 @@ function bind(args: Args | undefined): unknown[] {
   return out ?? args;
 }
 
+/**
+ * How much SQL text the statement cache of a connection holds. A prepared statement's native memory
+ * grows with its text (~50 KB for an IN list of 250 values), and lists of every length make as many
+ * statements: a cache bounded by count alone (it was 2,000) grew by ~50 MB in a 30-minute soak.
+ */
+const STATEMENT_CACHE_CHARS = 256 * 1024;
+
 /** The embedded engine used directly, with prepared statements cached per connection. */
 class LocalConnection {
+  /** least recently used first */
   private readonly statements = new Map<string, any>();
+  private cachedChars = 0;
   constructor(readonly db: any) {}
 
   /**
    * One cached statement per (method, SQL): libsql's Statement.get() right after an all() on the
-   * same statement answers the all()'s last row instead of running the query again.
+   * same statement answers the all()'s last row instead of running the query again. A statement
+   * dropped from the cache is finalized once the garbage collector finds it.
    */
   private prepare(sql: string, method: "all" | "get" | "run") {
     const key = method + "\u0000" + sql;
     let stmt = this.statements.get(key);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      if (this.statements.size > 2000) this.statements.clear();
+    if (stmt) {
+      this.statements.delete(key);
       this.statements.set(key, stmt);
+      return stmt;
+    }
+    stmt = this.db.prepare(sql);
+    this.statements.set(key, stmt);
+    this.cachedChars += key.length;
+    for (const old of this.statements.keys()) {
+      if (this.cachedChars <= STATEMENT_CACHE_CHARS || old === key) break;
+      this.statements.delete(old);
+      this.cachedChars -= old.length;
     }
     return stmt;
   }
