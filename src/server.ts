@@ -11,7 +11,7 @@ import { healthRoutes } from "./routes/health";
 import { metricsRoutes, requestMetricsFor } from "./routes/metrics";
 import { errorStatus } from "./http/request-metrics";
 import { noteClientAddress } from "./http/peer-address";
-import { discardRest, readAtMost } from "./http/request-body";
+import { discardRest, readAtMost, readFrom } from "./http/request-body";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
@@ -45,16 +45,15 @@ export function createServer(app: App) {
       const limit = UPLOAD_PATHS.some((p) => path.startsWith(p)) ? uploadLimit : MAX_BODY_BYTES;
       if (length > limit) return json(BODY_TOO_LARGE, 413);
     })
-    // A body without Content-Length (chunked) is read up to its limit before the framework parses it
+    // A chunked body (no Content-Length) is read up to its limit before the framework parses it
     // (uploads stream their bodies themselves, with their own limit); past it, the same refusal.
-    .onRequest(async (ctx) => {
-      const { request } = ctx;
-      if (!request.body || request.headers.has("content-length")) return;
+    .onRequest(async ({ request }) => {
+      if (!request.body || request.headers.has("content-length") || !request.headers.has("transfer-encoding")) return;
       const path = new URL(request.url).pathname;
       if (UPLOAD_PATHS.some((p) => path.startsWith(p))) return;
       const body = await readAtMost(request.body, MAX_BODY_BYTES);
       if (!body) return json(BODY_TOO_LARGE, 413);
-      (ctx as { request: Request }).request = new Request(request.url, { method: request.method, headers: request.headers, body });
+      readFrom(request, body);
     })
     .onError(({ error, code, request }) => {
       if (code === "NOT_FOUND") {

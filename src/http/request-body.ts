@@ -25,6 +25,18 @@ export async function readAtMost(body: ReadableStream<Uint8Array>, limit: number
 }
 
 /**
+ * Makes the framework's body parsers (text, json, formData, ...) read `body`, already read off the
+ * request's stream. The request stays the same object: the client address, metrics and the rest
+ * that are keyed by it still find it.
+ */
+export function readFrom(request: Request, body: Blob): void {
+  const copy = new Response(body, { headers: { "content-type": request.headers.get("content-type") ?? "" } });
+  for (const method of ["text", "json", "formData", "arrayBuffer", "blob", "bytes"] as const) {
+    Object.defineProperty(request, method, { value: () => copy[method](), configurable: true });
+  }
+}
+
+/**
  * Reads what is left of a request's body, up to `cap` bytes, and throws it away. Code that stops
  * reading a body early releases its reader (never cancels the stream), so this can finish the job
  * before the answer goes. Past the cap the rest stays unread (Bun closes such a connection anyway).
