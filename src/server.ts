@@ -10,7 +10,7 @@ import { emojiDataRoutes } from "./routes/emoji-data";
 import { healthRoutes } from "./routes/health";
 import { metricsRoutes, requestMetricsFor } from "./routes/metrics";
 import { errorStatus } from "./http/request-metrics";
-import { noteClientAddress } from "./http/peer-address";
+import { clientOf } from "./http/client-address";
 import { discardRest, readAtMost, readFrom } from "./http/request-body";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
@@ -29,7 +29,9 @@ export function createServer(app: App) {
   // first of all, so every request is timed (only when metrics are on: no hook otherwise)
   if (metrics.enabled) server.use(requestMetricsFor(app));
   server
-    .onRequest(({ request, server }) => noteClientAddress(request, server))
+    // the client is worked out first, while the hook has the socket: authentication (login-throttle.ts)
+    // reads it later without one
+    .onRequest(({ request, server }) => void clientOf(app, request, server))
     .use(uploadFileRoutes(app)) // first: its request hook answers tus OPTIONS/HEAD before the generic handling below
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;

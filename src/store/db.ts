@@ -248,14 +248,20 @@ function remoteSql(ex: Client | Transaction, versions: Versions, written: Set<st
  */
 function checkWritable(path: string): void {
   const dir = dirname(path);
+  const why = unwritable(dir, path);
+  if (why) throw new Error(`cannot write to ${dir} (${why}): the database ${path} lives there. Make it writable, or choose another data dir (--data-dir)`);
+}
+
+/** Why `dir` (made if missing), or a `file` in it, cannot be written; null when they can. */
+export function unwritable(dir: string, file?: string): string | null {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
-    if (existsSync(path)) accessSync(path, constants.W_OK);
+    if (file && existsSync(file)) accessSync(file, constants.W_OK);
+    return null;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "EROFS" ? "it is on a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : (e as Error).message;
-    throw new Error(`cannot write to ${dir} (${why}): the database ${path} lives there. Make it writable, or choose another data dir (--data-dir)`);
+    return code === "EROFS" ? "it is on a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : (e as Error).message;
   }
 }
 

@@ -40,11 +40,8 @@ describe.skipIf(!disk)("a full disk", () => {
         c.storage.uploads_dir = join(disk!.path, "uploads");
       },
     });
-    s.app.log = {
-      info: (msg, extra) => logged.push({ level: "info", msg, extra }),
-      warn: (msg, extra) => logged.push({ level: "warn", msg, extra }),
-      error: (msg, extra) => logged.push({ level: "error", msg, extra }),
-    };
+    const entry = (level: string) => (msg: string, extra?: Record<string, unknown>) => void logged.push({ level, msg, extra });
+    s.app.log = { debug: entry("debug"), info: entry("info"), warn: entry("warn"), error: entry("error"), request: () => {}, enabled: () => true, flush: () => {}, close: () => {} };
     channel = await createChannel(s, "hamlet", "disk", { subscribers: ["hamlet", "othello"] });
     for (let i = 0; i < 3; i++) acknowledged.push(await sendStream(s, "hamlet", "disk", "before", `acknowledged ${i}`));
     (await upload("before.txt")).success();

@@ -44,11 +44,11 @@ describe("the web app in a real browser", () => {
 
   test("after too many failed logins the login page says how long to wait", async () => {
     for (let i = 0; i < 5; i++) {
-      const r = await fetch(base + "/login", { method: "POST", body: new URLSearchParams({ username: "cordelia@zulip.com", password: "guess" }), redirect: "manual" });
+      const r = await fetch(suite.base + "/login", { method: "POST", body: new URLSearchParams({ username: "cordelia@zulip.com", password: "guess" }), redirect: "manual" });
       expect(r.headers.get("location")).toBe("/?login_failed=1");
     }
     const { page } = await open();
-    await page.goto(base + "/");
+    await page.goto(suite.base + "/");
     await page.fill("#login-email", "cordelia@zulip.com");
     await page.fill("#login-password", "guess again");
     await Promise.all([page.waitForURL(/login_throttled=\d+$/), page.click(".login-form button[type=submit]")]);

@@ -25,9 +25,13 @@ describe.skipIf(!disk)("a read-only data dir at start", () => {
       for (const dir of [data, join(disk!.path, "new")]) {
         const r = run("serve", "--data-dir", dir, "--port", "0");
         expect(r.code).toBe(1);
-        expect(r.err).toBe(`parley: cannot write to ${dir} (it is on a read-only file system): the database ${dir}/parley.db lives there. Make it writable, or choose another data dir (--data-dir)\n`);
+        expect(r.err).toBe(`parley: cannot write to the data dir ${dir} (it is on a read-only file system). Make it writable, or choose another data dir (--data-dir)\n`);
         expect(r.out).toBe("");
       }
+      // the other commands that open the database say it the same way
+      const r = run("create-user", "--data-dir", data, "--email", "x@example.com", "--full-name", "X");
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`parley: cannot write to ${data} (it is on a read-only file system): the database ${data}/parley.db lives there. Make it writable, or choose another data dir (--data-dir)\n`);
     } finally {
       disk!.remount("rw");
     }
