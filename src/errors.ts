@@ -15,6 +15,10 @@ export class ZulipError extends Error {
 export const badRequest = (msg: string, data: Record<string, unknown> = {}) =>
   new ZulipError("BAD_REQUEST", msg, 400, data);
 
+/** Zulip's RateLimitedError: 429 with `retry-after` (seconds) in the body and a Retry-After header. */
+export const rateLimitHit = (retryAfterSecs: number, headers: Record<string, string> = {}) =>
+  new ZulipError("RATE_LIMIT_HIT", "API usage exceeded rate limit", 429, { "retry-after": retryAfterSecs }, { "Retry-After": String(Math.ceil(retryAfterSecs)), ...headers });
+
 export const notFound = (msg: string) => new ZulipError("BAD_REQUEST", msg, 404);
 
 export const unauthorized = (msg = "Not logged in: API authentication or user session required") =>

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Config } from "./config/schema";
 import { ConfigError } from "./config/load";
 import { closeApp, openApp, type App } from "./app";
-import { createMetricsServer, createServer } from "./server";
+import { createMetricsServer, createServer, listenLimits } from "./server";
 import { ensureOrganization, type FirstLogin } from "./first-run";
 import { startScheduler } from "./scheduler";
 import { withRequestLog } from "./http/request-log";
@@ -45,7 +45,7 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
         // Bun's own error page (an exception that escaped every handler) never shows a stack trace
         development: false,
         idleTimeout: 60,
-        maxRequestBodySize: (config.limits.max_file_upload_size_mib + 2) * 1024 * 1024,
+        ...listenLimits(config),
         tls,
         fetch: withRequestLog(app, (request) => handle(request)),
       });

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { App } from "./app";
+import type { Config } from "./config/schema";
 import { errorResponse, json } from "./http/error-handler";
 import { apiRoutes } from "./routes";
 import { webRoutes } from "./routes/web";
@@ -9,16 +10,28 @@ import { emojiDataRoutes } from "./routes/emoji-data";
 import { healthRoutes } from "./routes/health";
 import { metricsRoutes, requestMetricsFor } from "./routes/metrics";
 import { errorStatus } from "./http/request-metrics";
+import { clientOf } from "./http/client-address";
+import { discardRest, readAtMost, readFrom } from "./http/request-body";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
   const api = apiRoutes(app);
-  const uploadLimit = (app.config.limits.max_file_upload_size_mib + 1) * 1024 * 1024;
+  const uploadLimit = uploadBodyLimit(app.config);
+  const readCap = listenLimits(app.config).maxRequestBodySize;
   const metrics = app.config.metrics;
-  const server: Elysia<any, any, any, any, any, any, any> = new Elysia();
+  const server: Elysia<any, any, any, any, any, any, any> = new Elysia()
+    // every answer waits until the request's body was read to its end (request-body.ts)
+    .wrap((handle, request) => async (...args: unknown[]) => {
+      const response = await handle(...args);
+      await discardRest(request, readCap);
+      return response;
+    });
   // first of all, so every request is timed (only when metrics are on: no hook otherwise)
   if (metrics.enabled) server.use(requestMetricsFor(app));
   server
+    // the client is worked out first, while the hook has the socket: authentication (login-throttle.ts)
+    // reads it later without one
+    .onRequest(({ request, server }) => void clientOf(app, request, server))
     .use(uploadFileRoutes(app)) // first: its request hook answers tus OPTIONS/HEAD before the generic handling below
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;
@@ -29,9 +42,20 @@ export function createServer(app: App) {
           : json({ result: "error", msg: "Not Found", code: "BAD_REQUEST" }, 404);
       }
       if (request.method === "HEAD") return headAsGet(request);
+      // refused unread (the body is then read and thrown away, see wrap above)
       const length = Number(request.headers.get("content-length") ?? 0);
       const limit = UPLOAD_PATHS.some((p) => path.startsWith(p)) ? uploadLimit : MAX_BODY_BYTES;
-      if (length > limit) return json({ result: "error", msg: "Request body too large", code: "BAD_REQUEST" }, 413);
+      if (length > limit) return json(BODY_TOO_LARGE, 413);
+    })
+    // A chunked body (no Content-Length) is read up to its limit before the framework parses it
+    // (uploads stream their bodies themselves, with their own limit); past it, the same refusal.
+    .onRequest(async ({ request }) => {
+      if (!request.body || request.headers.has("content-length") || !request.headers.has("transfer-encoding")) return;
+      const path = new URL(request.url).pathname;
+      if (UPLOAD_PATHS.some((p) => path.startsWith(p))) return;
+      const body = await readAtMost(request.body, MAX_BODY_BYTES);
+      if (!body) return json(BODY_TOO_LARGE, 413);
+      readFrom(request, body);
     })
     .onError(({ error, code, request }) => {
       if (code === "NOT_FOUND") {
@@ -72,6 +96,25 @@ export function createServer(app: App) {
 
 /** Bodies above this are refused before they are read (uploads have their own, larger limit). */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const BODY_TOO_LARGE = { result: "error", msg: "Request body too large", code: "BAD_REQUEST" } as const;
+const MIB = 1024 * 1024;
+
+/** An upload's body: the largest file and its multipart envelope. */
+const uploadBodyLimit = (config: Config) => (config.limits.max_file_upload_size_mib + 1) * MIB;
+
+/**
+ * How much of a refused body is read and thrown away, past the largest body Parley takes: a client
+ * sending 30 MB to a 5 MiB endpoint, or a 100 MB file, reads the JSON refusal instead of a connection
+ * closed under it. A body longer than the upload limit plus this has its connection closed (Bun's
+ * maxRequestBodySize) once that much arrived.
+ */
+export const DISCARD_BYTES = 100 * MIB;
+
+/** The options every listen() of the app takes (serve and the tests that use a real socket). */
+export function listenLimits(config: Config): { maxRequestBodySize: number } {
+  return { maxRequestBodySize: uploadBodyLimit(config) + DISCARD_BYTES };
+}
+
 const UPLOAD_PATHS = ["/api/v1/user_uploads", "/api/v1/tus", "/api/v1/realm/emoji", "/json/"];
 
 function pathRegex(path: string): RegExp {

@@ -3,17 +3,26 @@ import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../domain/
 import { realmIconUrl } from "../domain/user-format";
 import { ZulipError } from "../errors";
 import { findUserByEmail } from "../store/users";
+import { checkLoginAllowed, loginFailed, loginSucceeded } from "./login-throttle";
 
 const authFailed = () => new ZulipError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
 
-/** POST /fetch_api_key: email + password → API key, with Zulip's specific failure codes. */
-export async function fetchApiKey(app: App, username: string, password: string) {
+/**
+ * POST /fetch_api_key: email + password → API key, with Zulip's specific failure codes. `address` is
+ * the client's (login-throttle.ts: failed attempts are throttled per account and per address).
+ */
+export async function fetchApiKey(app: App, username: string, password: string, address: string) {
   const realm = realmOf(app);
+  checkLoginAllowed(app, username, address);
   const user = await findUserByEmail(app.db, realm.id, username.trim());
   // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
   const hash = user?.password_hash ?? DUMMY_HASH;
   const ok = password.length > 0 && (await Bun.password.verify(password, hash).catch(() => false));
-  if (!user || !user.password_hash || !ok) throw authFailed();
+  if (!user || !user.password_hash || !ok) {
+    loginFailed(app, username, address);
+    throw authFailed();
+  }
+  loginSucceeded(app, username, address);
   if (realm.deactivated) throw new ZulipError("REALM_DEACTIVATED", "This organization has been deactivated", 401);
   if (!user.is_active) throw new ZulipError("USER_DEACTIVATED", "Account is deactivated", 401);
   return { api_key: user.api_key, email: user.email, user_id: user.id };

@@ -7,9 +7,9 @@ import { csrfToken } from "../domain/csrf";
 /** Browser sessions last two weeks. */
 export const SESSION_SECONDS = 14 * 24 * 3600;
 
-/** Web login: the same password check as /fetch_api_key, then a session token for the cookie. */
-export async function logIn(app: App, email: string, password: string): Promise<{ token: string; csrf: string; expires: number }> {
-  const { user_id } = await fetchApiKey(app, email, password);
+/** Web login: the same password check (and throttle) as /fetch_api_key, then a session token for the cookie. */
+export async function logIn(app: App, email: string, password: string, address: string): Promise<{ token: string; csrf: string; expires: number }> {
+  const { user_id } = await fetchApiKey(app, email, password, address);
   const token = randomAlnum(40);
   const now = nowSecs(app);
   await app.db.tx((sql) => insertSession(sql, token, user_id, now, now + SESSION_SECONDS));

@@ -28,6 +28,7 @@ import { emailVisibilityChanged } from "./email-visibility";
 import { presenceEnabledChanged } from "./presence";
 import { usersWhoCanAccess } from "./user-access";
 import { changeFullName } from "./user-updates";
+import { own } from "../lib/own";
 
 export type SettingChanges = Partial<Record<UserSettingName, SettingValue>>;
 
@@ -96,7 +97,7 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
 
 /** The user's own events for one changed setting: the modern one and, for pre-5.0 settings, the legacy one. */
 function publishSettingChange(app: App, me: UserRow, name: string, value: SettingValue): void {
-  const languageName = name === "default_language" ? { language_name: LANGUAGES[value as string] ?? String(value) } : {};
+  const languageName = name === "default_language" ? { language_name: own(LANGUAGES, value as string) ?? String(value) } : {};
   app.events.publish({ type: "user_settings", op: "update", property: name, value, ...languageName }, [me.id]);
   if (LEGACY_NOTIFICATION_SETTINGS.has(name)) {
     app.events.publish({ type: "update_global_notifications", user: me.email, notification_name: name, setting: value }, [me.id]);

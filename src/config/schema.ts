@@ -38,6 +38,9 @@ export const ConfigSchema = t.Object(
       // 0 turns a limit off
       requests_per_minute: t.Integer({ minimum: 0, default: 200 }),
       unauthenticated_per_minute: t.Integer({ minimum: 0, default: 100 }),
+      // failed logins in 30 minutes before more attempts wait (Zulip's authenticate_by_username: 5)
+      login_failures_per_account: t.Integer({ minimum: 0, default: 5 }),
+      login_failures_per_address: t.Integer({ minimum: 0, default: 50 }),
     }),
     retention: section({
       unreferenced_upload_days: t.Number({ minimum: 0, default: 21 }),

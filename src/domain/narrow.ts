@@ -36,6 +36,7 @@ function parseTerm(elem: unknown): NarrowTerm {
   } else if (SUPPORTS_IDS.has(op)) {
     const ok = typeof operand === "string" || isInt(operand) || (Array.isArray(operand) && operand.every(isInt));
     if (!ok) throw badRequest('elem["operand"] is not a string, an integer or a list of integers');
+    if (Array.isArray(operand) && operand.length > MAX_OPERAND_IDS) throw badRequest(`elem["operand"] is too long (limit: ${MAX_OPERAND_IDS} items)`);
   } else if (op === "search") {
     if (typeof operand !== "string") throw badRequest('elem["operand"] is not a string');
     if (operand.trim() === "") throw badRequest('elem["operand"] cannot be blank');
@@ -45,20 +46,27 @@ function parseTerm(elem: unknown): NarrowTerm {
   return { operator: op, operand: operand as Operand, negated: e.negated === true };
 }
 
-const CANONICAL: Record<string, string> = {
+const CANONICAL = new Map(Object.entries({
   stream: "channel",
   streams: "channels",
   subject: "topic",
   "pm-with": "dm",
   "group-pm-with": "dm-including",
-};
+}));
+const canonical = (operator: string) => CANONICAL.get(operator) ?? operator;
+
+/** A narrow holds at most this many terms (a real one holds a handful). */
+export const MAX_NARROW_TERMS = 100;
+/** A dm operand names at most this many users. */
+const MAX_OPERAND_IDS = 1000;
 
 /** Parses a decoded `narrow` value into canonical terms (channel, channels, topic, dm, is:dm, ...). */
 export function parseNarrow(value: unknown): NarrowTerm[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw badRequest("narrow is not a list");
+  if (value.length > MAX_NARROW_TERMS) throw badRequest(`narrow is too long (limit: ${MAX_NARROW_TERMS} items)`);
   return value.map(parseTerm).map((t) => {
-    const operator = CANONICAL[t.operator] ?? t.operator;
+    const operator = canonical(t.operator);
     let operand = t.operand;
     if (operator === "is" && operand === "private") operand = "dm";
     if (typeof operand === "string" && operator !== "search" && operator !== "topic") operand = operand.trim();
@@ -105,7 +113,7 @@ export interface NarrowableMessage {
  */
 export function matchesQueueNarrow(narrow: [string, string][], m: NarrowableMessage): boolean {
   for (const [rawOp, operand] of narrow) {
-    const op = CANONICAL[rawOp] ?? rawOp;
+    const op = canonical(rawOp);
     const o = operand.toLowerCase();
     switch (op) {
       case "channel":

@@ -1,5 +1,6 @@
 import { badRequest } from "../errors";
 import { loadRenderer, type RenderContext } from "./markdown";
+import { own } from "../lib/own";
 
 /** Zulip's custom profile field types. */
 export const FIELD_TYPE = {
@@ -107,7 +108,7 @@ export function checkFieldData(fieldType: number, data: Record<string, unknown>)
       if (typeof pattern !== "string" || !pattern) throw badRequest("Custom external account must define URL pattern");
       if (!/^https?:\/\/\S+$/.test(pattern.replace("%(username)s", "x"))) throw badRequest("Invalid URL pattern");
       if (pattern.split("%(username)s").length !== 2) throw badRequest("URL pattern must contain '%(username)s'.");
-    } else if (!EXTERNAL_ACCOUNTS[subtype]) {
+    } else if (!own(EXTERNAL_ACCOUNTS, subtype)) {
       throw badRequest("Invalid external account type");
     }
     const allowed = new Set(["subtype", "url_pattern"]);
@@ -160,7 +161,7 @@ export function checkFieldValue(field: FieldRow, value: unknown, userExists: (id
           return value;
         case FIELD_TYPE.SELECT: {
           const choices = field.field_data ? (JSON.parse(field.field_data) as Record<string, unknown>) : {};
-          if (!(value in choices)) throw badRequest(`'${value}' is not a valid choice for '${name}'.`);
+          if (!Object.hasOwn(choices, value)) throw badRequest(`'${value}' is not a valid choice for '${name}'.`);
           return value;
         }
         default:

@@ -1,9 +1,11 @@
+import { own } from "../lib/own";
+
 /** Zulip's user roles and the system groups that follow them. */
 export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type Role = (typeof ROLE)[keyof typeof ROLE];
 export const ROLES: readonly number[] = Object.values(ROLE);
 
-export const roleByName = (name: string): Role | undefined => (ROLE as Record<string, Role>)[name];
+export const roleByName = (name: string): Role | undefined => own(ROLE, name);
 
 export const isAdmin = (role: number) => role <= ROLE.administrator;
 export const isOwner = (role: number) => role === ROLE.owner;

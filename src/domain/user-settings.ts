@@ -177,7 +177,7 @@ export function settingProblem(name: UserSettingName, value: SettingValue): stri
   if (spec.kind !== "bool" && spec.choices && !(spec.choices as readonly SettingValue[]).includes(value)) return `Invalid ${name}`;
   switch (name) {
     case "default_language":
-      return typeof value === "string" && value in LANGUAGES ? null : "Invalid default_language";
+      return typeof value === "string" && Object.hasOwn(LANGUAGES, value) ? null : "Invalid default_language";
     case "notification_sound":
       return value === "none" || (NOTIFICATION_SOUNDS as readonly string[]).includes(value as string) ? null : `Invalid notification sound '${value}'`;
     case "email_notifications_batching_period_seconds": {

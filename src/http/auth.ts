@@ -4,6 +4,8 @@ import { unauthorized, ZulipError } from "../errors";
 import { findUserByApiKey, type UserRow } from "../store/users";
 import { csrfToken } from "../domain/csrf";
 import { noteUser } from "./request-log";
+import { apiKeyFailed } from "../actions/login-throttle";
+import { clientOf } from "./client-address";
 
 export const SESSION_COOKIE = "parley_session";
 export const CSRF_COOKIE = "parley_csrf";
@@ -44,10 +46,12 @@ async function identify(app: App, request: Request): Promise<UserRow> {
   if (colon < 0) throw unauthorized("Invalid authorization header for basic auth");
   const email = decoded.slice(0, colon).trim();
   const key = decoded.slice(colon + 1).trim();
-  if (!/^[A-Za-z0-9]{32}$/.test(key)) throw unauthorized("Malformed API key");
+  // a wrong key is counted against the client's address (login-throttle.ts; server.ts worked it out
+  // with the socket's peer when the request came in)
+  if (!/^[A-Za-z0-9]{32}$/.test(key)) throw apiKeyFailed(app, clientOf(app, request, null).address, unauthorized("Malformed API key"));
   const user = await findUserByApiKey(app.db, key);
   if (!user || (user.delivery_email.toLowerCase() !== email.toLowerCase() && user.email.toLowerCase() !== email.toLowerCase())) {
-    throw unauthorized("Invalid API key");
+    throw apiKeyFailed(app, clientOf(app, request, null).address, unauthorized("Invalid API key"));
   }
   return checkActive(app, user);
 }

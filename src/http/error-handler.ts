@@ -14,6 +14,11 @@ export function errorResponse(error: unknown, code: string | number, log: Log, r
     case "VALIDATION":
       return json({ result: "error", msg: "Invalid parameters", code: "BAD_REQUEST" }, 400);
   }
+  if (diskFull(error)) {
+    // a 4xx: the apps show the msg of a 4xx to the person, and only a generic text for a 5xx
+    log.error("disk full: a write was refused", { method: request.method, path: new URL(request.url).pathname, error: String((error as Error)?.message ?? error) });
+    return json({ result: "error", msg: "The server's disk is full, so this could not be saved. Please tell the server's administrator.", code: "DISK_FULL" }, 400);
+  }
   const status = (error as any)?.status ?? (error as any)?.code;
   if (status === 413 || (error as Error)?.message?.includes("too large")) {
     return json({ result: "error", msg: "Request body too large", code: "BAD_REQUEST" }, 413);
@@ -30,4 +35,15 @@ export function errorResponse(error: unknown, code: string | number, log: Log, r
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+/**
+ * A write the disk had no room for: SQLite's SQLITE_FULL (its transaction was rolled back, so nothing
+ * of it was stored), or ENOSPC/EDQUOT from a file write (uploads remove their partial files).
+ */
+function diskFull(error: unknown): boolean {
+  for (let e = error as any, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (e.code === "SQLITE_FULL" || e.code === "ENOSPC" || e.code === "EDQUOT") return true;
+  }
+  return false;
 }

@@ -9,6 +9,7 @@ import { badRequest, missingArgument, ZulipError } from "../errors";
  */
 export class Params {
   private readonly used = new Set<string>(["client"]);
+  /** `raw` has no prototype: a parameter named `__proto__` or `constructor` is a parameter like any other. */
   constructor(readonly raw: Record<string, unknown>) {}
 
   /** Decodes and validates the parameters named by `schema` (a t.Object). Throws Zulip's errors. */
@@ -55,13 +56,31 @@ export class Params {
   }
 }
 
+/**
+ * A list parameter whose schema declares no bound takes at most this many items (routes declare
+ * their own, often smaller, bounds): it keeps every statement under SQLite's 32,766 bound values and
+ * the work per request in proportion.
+ */
+export const MAX_LIST_ITEMS = 10_000;
+
+/**
+ * Object keys that name JavaScript's prototype machinery. A JSON parameter carrying one at any depth
+ * is refused where the schema does not refuse it already: code below the routes may then look keys
+ * up in plain objects without meeting Object.prototype.
+ */
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+/** Cheap test on the raw text first: such a key is spelled out, or hidden behind a \u escape. */
+const MAY_HOLD_PROTOTYPE_KEY = /__proto__|constructor|prototype|\\u/;
+
 /** Decodes one raw value against its schema and validates it. */
 export function decode(name: string, declared: TSchema, raw: unknown): unknown {
   const schema = strict(declared);
   let value = raw;
+  let parsed = false;
   if (typeof raw === "string" && !acceptsRawString(schema)) {
     try {
       value = JSON.parse(raw);
+      parsed = true;
     } catch {
       if (acceptsString(schema)) value = raw;
       else throw badRequest(`${name} is not valid JSON`);
@@ -71,7 +90,29 @@ export function decode(name: string, declared: TSchema, raw: unknown): unknown {
   }
   if ((schema as any).file) return raw;
   if (!Value.Check(schema, value)) throw badRequest(describe(name, schema, value));
+  if (parsed && MAY_HOLD_PROTOTYPE_KEY.test(raw as string)) {
+    const key = prototypeKeyIn(value);
+    if (key !== null) throw badRequest(`Invalid ${name}: the key "${key}" is not allowed`);
+  }
   return value;
+}
+
+/** The first prototype-naming key anywhere in a decoded JSON value, or null. */
+function prototypeKeyIn(value: unknown): string | null {
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const item of v) stack.push(item); // (a spread of a long list would overflow the call stack)
+      continue;
+    }
+    for (const key of Object.keys(v)) {
+      if (PROTOTYPE_KEYS.has(key)) return key;
+      stack.push((v as Record<string, unknown>)[key]);
+    }
+  }
+  return null;
 }
 
 const strictCache = new WeakMap<object, TSchema>();
@@ -79,7 +120,8 @@ const strictCache = new WeakMap<object, TSchema>();
 /**
  * Elysia's t.Integer()/t.Numeric() accept a numeric *string* as well (anyOf [string format integer,
  * integer]). Zulip's parameters are strict JSON, so those unions are reduced to their number member,
- * recursively (symbols kept, so TypeBox still recognises the schema).
+ * recursively (symbols kept, so TypeBox still recognises the schema). Lists without a bound get
+ * MAX_LIST_ITEMS.
  */
 function strict(schema: TSchema): TSchema {
   const cached = strictCache.get(schema);
@@ -97,7 +139,7 @@ function strict(schema: TSchema): TSchema {
       out = { ...s, anyOf: s.anyOf.map(strict) };
     }
   } else if (s.type === "array" && s.items) {
-    out = { ...s, items: strict(s.items) };
+    out = { ...s, items: strict(s.items), maxItems: s.maxItems ?? MAX_LIST_ITEMS };
   } else if (s.type === "object" && s.properties) {
     out = { ...s, properties: Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, strict(v as TSchema)])) };
   }
@@ -143,18 +185,18 @@ function describe(name: string, schema: any, value: unknown): string {
     }
     case "array": {
       const items = value as unknown[];
+      if (schema.maxItems !== undefined && items.length > schema.maxItems) return `${name} is too long (limit: ${schema.maxItems} items)`;
       for (let i = 0; i < items.length; i++) {
         if (!Value.Check(schema.items, items[i])) return describe(`${name}[${i}]`, schema.items, items[i]);
       }
-      if (schema.maxItems !== undefined && items.length > schema.maxItems) return `${name} is too long`;
       return `Invalid ${name}`;
     }
     case "object": {
       const obj = value as Record<string, unknown>;
       const props = schema.properties ?? {};
-      for (const key of schema.required ?? []) if (obj[key] === undefined) return `${name}["${key}"] field is missing`;
+      for (const key of schema.required ?? []) if (!Object.hasOwn(obj, key)) return `${name}["${key}"] field is missing`;
       for (const [key, v] of Object.entries(obj)) {
-        if (!props[key]) {
+        if (!Object.hasOwn(props, key)) {
           if (schema.additionalProperties === false) return `Argument "${key}" at ${name} is unexpected`;
           if (typeof schema.additionalProperties === "object" && !Value.Check(schema.additionalProperties, v))
             return describe(`${name}["${key}"]`, schema.additionalProperties, v);

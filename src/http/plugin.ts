@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { App } from "../app";
 import type { UserRow } from "../store/users";
-import { ZulipError } from "../errors";
+import { rateLimitHit } from "../errors";
 import { RateLimiter } from "../lib/rate-limiter";
 import { authenticate, sessionToken } from "./auth";
 import { clientOf } from "./client-address";
@@ -9,7 +9,9 @@ import { Params } from "./params";
 
 /** Query string and body merged the Zulip way: the body wins, every method may carry either. */
 export function collectParams(query: Record<string, unknown> | undefined, body: unknown): Params {
-  const raw: Record<string, unknown> = { ...(query ?? {}) };
+  // no prototype: a field named __proto__ is a parameter like any other (reported as ignored), not
+  // raw's prototype
+  const raw: Record<string, unknown> = Object.assign(Object.create(null), query);
   if (body && typeof body === "object" && !(body instanceof ArrayBuffer) && !(body instanceof Blob)) {
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
       if (v === undefined) continue;
@@ -42,9 +44,7 @@ export function checkRate(limiter: RateLimiter, key: string, headers: Headers): 
   headers["x-ratelimit-remaining"] = String(r.remaining);
   headers["x-ratelimit-reset"] = String(Math.ceil(r.resetMs / 1000));
   if (!r.allowed) {
-    const retryAfter = Math.max(0, r.retryAfterMs / 1000);
-    throw new ZulipError("RATE_LIMIT_HIT", "API usage exceeded rate limit", 429, { "retry-after": retryAfter }, {
-      "Retry-After": String(Math.ceil(retryAfter)),
+    throw rateLimitHit(Math.max(0, r.retryAfterMs / 1000), {
       "X-RateLimit-Limit": String(limiter.limit),
       "X-RateLimit-Remaining": "0",
       "X-RateLimit-Reset": String(Math.ceil(r.resetMs / 1000)),

@@ -3,7 +3,7 @@ import type { App } from "../app";
 import { addUserAlertWords, getAlertWords, removeUserAlertWords } from "../actions/alert-words";
 import { zulip } from "../http/plugin";
 
-const AlertWordsArgs = t.Object({ alert_words: t.Array(t.String()) });
+const AlertWordsArgs = t.Object({ alert_words: t.Array(t.String(), { maxItems: 1000 }) });
 
 /** The caller's alert words. */
 export const alertWordRoutes = (app: App) =>

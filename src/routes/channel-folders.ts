@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
 import { createChannelFolder, listFolders, MAX_FOLDER_DESCRIPTION_LENGTH, MAX_FOLDER_NAME_LENGTH, reorderFolders, updateFolder } from "../actions/channel-folders";
-import { pathInt } from "../http/params";
+import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 
 const Name = t.String({ maxLength: MAX_FOLDER_NAME_LENGTH });
@@ -9,7 +9,7 @@ const Description = t.String({ maxLength: MAX_FOLDER_DESCRIPTION_LENGTH });
 
 const FolderCreateArgs = t.Object({ name: Name, description: Description });
 const FolderListArgs = t.Object({ include_archived: t.Boolean({ default: false }) });
-const FolderReorderArgs = t.Object({ order: t.Array(t.Integer()) });
+const FolderReorderArgs = t.Object({ order: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }) });
 const FolderUpdateArgs = t.Object({ name: t.Optional(Name), description: t.Optional(Description), is_archived: t.Optional(t.Boolean()) });
 
 export const channelFolderRoutes = (app: App) =>

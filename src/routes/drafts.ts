@@ -7,7 +7,7 @@ import { zulip } from "../http/plugin";
 const Draft = t.Object(
   {
     type: t.Union([t.Literal(""), t.Literal("stream"), t.Literal("private")]),
-    to: t.Array(t.Integer()),
+    to: t.Array(t.Integer(), { maxItems: 1000 }),
     topic: t.String(),
     content: t.String({ minLength: 1 }),
     timestamp: t.Optional(t.Union([t.Number(), t.Null()])),
@@ -15,7 +15,7 @@ const Draft = t.Object(
   { additionalProperties: false },
 );
 
-const DraftsCreateArgs = t.Object({ drafts: t.Array(Draft) });
+const DraftsCreateArgs = t.Object({ drafts: t.Array(Draft, { maxItems: 1000 }) });
 const DraftEditArgs = t.Object({ draft: Draft });
 
 export const draftRoutes = (app: App) =>

@@ -5,6 +5,10 @@ import { zulip } from "../http/plugin";
 import { badRequest } from "../errors";
 import { clientName } from "../http/client";
 
+const EventTypes = t.Array(t.String(), { maxItems: 1000 });
+/** A queue's narrow: [operator, operand] pairs. */
+const QueueNarrow = t.Array(t.Array(t.String(), { minItems: 2, maxItems: 2 }), { maxItems: 100, default: [] });
+
 const RegisterArgs = t.Object({
   apply_markdown: t.Boolean({ default: false }),
   // default: true, and false for spectators (who may not ask for it)
@@ -13,9 +17,9 @@ const RegisterArgs = t.Object({
   all_public_streams: t.Optional(t.Boolean()),
   include_subscribers: t.Boolean({ default: false }),
   client_capabilities: t.Record(t.String(), t.Boolean(), { default: {} }),
-  event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
-  fetch_event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
-  narrow: t.Array(t.Array(t.String()), { default: [] }),
+  event_types: t.Union([EventTypes, t.Null()], { default: null }),
+  fetch_event_types: t.Union([EventTypes, t.Null()], { default: null }),
+  narrow: QueueNarrow,
   queue_lifespan_secs: t.Integer({ minimum: 0, default: 0 }),
   presence_history_limit_days: t.Optional(t.Integer({ minimum: 1 })),
 });
@@ -43,8 +47,8 @@ const GetEventsArgs = t.Object({
  * only then: a held long-poll keeps what its handler read alive, and 10,000 of them add up.
  */
 const OpenQueueArgs = t.Object({
-  event_types: t.Union([t.Array(t.String()), t.Null()], { default: null }),
-  narrow: t.Array(t.Array(t.String()), { default: [] }),
+  event_types: t.Union([EventTypes, t.Null()], { default: null }),
+  narrow: QueueNarrow,
   all_public_streams: t.Optional(t.Boolean()),
   apply_markdown: t.Boolean({ default: false }),
   client_gravatar: t.Boolean({ default: false }),

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
 import { createMultiuseInvite, listInvites, revokeMultiuseInvite } from "../actions/invites";
-import { pathInt } from "../http/params";
+import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 
 const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
@@ -9,8 +9,8 @@ const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(
 const MultiuseInviteArgs = t.Object({
   invite_expires_in_minutes: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
   invite_as: t.Optional(Role),
-  stream_ids: t.Array(t.Integer(), { default: [] }),
-  group_ids: t.Array(t.Integer(), { default: [] }),
+  stream_ids: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS, default: [] }),
+  group_ids: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS, default: [] }),
   include_realm_default_subscriptions: t.Boolean({ default: false }),
   welcome_message_custom_text: t.Optional(t.String()),
 });

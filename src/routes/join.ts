@@ -5,6 +5,7 @@ import { logIn, SESSION_SECONDS } from "../actions/sessions";
 import { ZulipError } from "../errors";
 import { CSRF_COOKIE, SESSION_COOKIE } from "../http/auth";
 import { cookie, secureCookies } from "../http/cookies";
+import { clientOf } from "../http/client-address";
 import { realmOf } from "../app";
 
 /**
@@ -55,8 +56,8 @@ export const joinRoutes = (app: App) =>
   new Elysia()
     .get("/join/:key", ({ params }) => showJoin(app, params.key))
     .get("/join/:key/", ({ params }) => showJoin(app, params.key))
-    .post("/join/:key", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server)))
-    .post("/join/:key/", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server)));
+    .post("/join/:key", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server), clientOf(app, request, server).address))
+    .post("/join/:key/", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server), clientOf(app, request, server).address));
 
 async function showJoin(app: App, key: string): Promise<Response> {
   try {
@@ -68,7 +69,7 @@ async function showJoin(app: App, key: string): Promise<Response> {
   return signUpPage(app, key);
 }
 
-async function join(app: App, key: string, body: unknown, secure: boolean): Promise<Response> {
+async function join(app: App, key: string, body: unknown, secure: boolean, address: string): Promise<Response> {
   const raw = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   const field = (name: string) => (typeof raw[name] === "string" ? (raw[name] as string) : "");
   const form = { email: field("email").trim(), full_name: field("full_name"), password: field("password") };
@@ -79,7 +80,7 @@ async function join(app: App, key: string, body: unknown, secure: boolean): Prom
     if (e instanceof ZulipError) return signUpPage(app, key, form, e.message, 400);
     throw e;
   }
-  const session = await logIn(app, form.email, form.password);
+  const session = await logIn(app, form.email, form.password, address);
   const headers = new Headers({ location: "/", "cache-control": "no-store" });
   headers.append("set-cookie", cookie(SESSION_COOKIE, session.token, SESSION_SECONDS, { httpOnly: true, secure }));
   headers.append("set-cookie", cookie(CSRF_COOKIE, session.csrf, SESSION_SECONDS, { httpOnly: false, secure }));

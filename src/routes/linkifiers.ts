@@ -1,12 +1,12 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
 import { addLinkifier, editLinkifier, linkifierList, removeLinkifier, reorderLinkifiers } from "../actions/linkifiers";
-import { pathInt } from "../http/params";
+import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 
 const Linkifier = t.Object({ pattern: t.String(), url_template: t.String() });
 
-const LinkifierReorderArgs = t.Object({ ordered_linkifier_ids: t.Array(t.Integer()) });
+const LinkifierReorderArgs = t.Object({ ordered_linkifier_ids: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }) });
 
 export const linkifierRoutes = (app: App) =>
   new Elysia()

@@ -1,16 +1,17 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from "../actions/messages/flags";
-import { parseNarrow } from "../domain/narrow";
+import { MAX_NARROW_TERMS, parseNarrow } from "../domain/narrow";
+import { MAX_LIST_ITEMS } from "../http/params";
 import { zulip } from "../http/plugin";
 
-const FlagsUpdateArgs = t.Object({ messages: t.Array(t.Integer()), op: t.String(), flag: t.String() });
+const FlagsUpdateArgs = t.Object({ messages: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }), op: t.String(), flag: t.String() });
 const FlagsNarrowUpdateArgs = t.Object({
   anchor: t.String(),
   num_before: t.Integer({ minimum: 0 }),
   num_after: t.Integer({ minimum: 0 }),
   include_anchor: t.Boolean({ default: true }),
-  narrow: t.Array(t.Unknown()),
+  narrow: t.Array(t.Unknown(), { maxItems: MAX_NARROW_TERMS }),
   op: t.String(),
   flag: t.String(),
 });

@@ -1,13 +1,13 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
 import { sendMessage } from "../actions/messages/send";
-import { getMessage, getMessageHistory, getMessages, messagesMatchingNarrow } from "../actions/messages/fetch";
+import { getMessage, getMessageHistory, getMessages, MAX_MESSAGES_PER_FETCH, messagesMatchingNarrow } from "../actions/messages/fetch";
 import { renderMessage } from "../actions/messages/render";
 import { updateMessage } from "../actions/messages/edit";
 import { deleteMessage } from "../actions/messages/delete";
-import { parseNarrow } from "../domain/narrow";
+import { MAX_NARROW_TERMS, parseNarrow } from "../domain/narrow";
 import { clientName } from "../http/client";
-import { pathInt } from "../http/params";
+import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import { badRequest, missingArgument } from "../errors";
 
@@ -27,8 +27,8 @@ const FetchArgs = t.Object({
   num_after: t.Optional(t.Integer({ minimum: 0 })),
   include_anchor: t.Optional(t.Boolean()),
   use_first_unread_anchor: t.Optional(t.Boolean()),
-  narrow: t.Union([t.Array(t.Unknown()), t.Null()], { default: [] }),
-  message_ids: t.Optional(t.Array(t.Integer())),
+  narrow: t.Union([t.Array(t.Unknown(), { maxItems: MAX_NARROW_TERMS }), t.Null()], { default: [] }),
+  message_ids: t.Optional(t.Array(t.Integer(), { maxItems: MAX_MESSAGES_PER_FETCH })),
   apply_markdown: t.Boolean({ default: true }),
   // default: true for users, false for spectators (Zulip)
   client_gravatar: t.Optional(t.Boolean()),
@@ -46,7 +46,7 @@ const EditArgs = t.Object({
 });
 
 const RenderArgs = t.Object({ content: t.String() });
-const MatchesNarrowArgs = t.Object({ msg_ids: t.Array(t.Integer()), narrow: t.Array(t.Unknown()) });
+const MatchesNarrowArgs = t.Object({ msg_ids: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }), narrow: t.Array(t.Unknown(), { maxItems: MAX_NARROW_TERMS }) });
 const HistoryArgs = t.Object({ allow_empty_topic_name: t.Boolean({ default: false }) });
 const GetMessageArgs = t.Object({ apply_markdown: t.Boolean({ default: true }), allow_empty_topic_name: t.Boolean({ default: false }) });
 

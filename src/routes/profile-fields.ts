@@ -9,7 +9,7 @@ import {
   updateProfileData,
   updateProfileField,
 } from "../actions/profile-fields";
-import { pathInt } from "../http/params";
+import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import { ProfileDataSchema } from "./users";
 
@@ -23,7 +23,7 @@ const ProfileFieldCreateArgs = t.Object({
   editable_by_user: t.Boolean({ default: true }),
 });
 const ProfileDataUpdateArgs = t.Object({ data: ProfileDataSchema });
-const ProfileFieldReorderArgs = t.Object({ order: t.Array(t.Integer()) });
+const ProfileFieldReorderArgs = t.Object({ order: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }) });
 const ProfileFieldUpdateArgs = t.Object({
   name: t.Optional(t.String()),
   hint: t.Optional(t.String()),
@@ -32,7 +32,7 @@ const ProfileFieldUpdateArgs = t.Object({
   required: t.Optional(t.Boolean()),
   editable_by_user: t.Optional(t.Boolean()),
 });
-const ProfileDataRemoveArgs = t.Object({ data: t.Array(t.Integer()) });
+const ProfileDataRemoveArgs = t.Object({ data: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }) });
 
 export const profileFieldRoutes = (app: App) =>
   new Elysia()

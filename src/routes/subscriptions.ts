@@ -10,15 +10,16 @@ import {
 } from "../actions/subscriptions";
 import { GroupSettingValueSchema } from "../domain/group-setting";
 import { CHANNEL_GROUP_SETTING_NAMES, type ChannelGroupSettingName } from "../store/streams";
-import { pathInt } from "../http/params";
+import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import { TopicsPolicySchema } from "./channels";
 
-const Principals = t.Union([t.Array(t.Integer()), t.Array(t.String())]);
+const Principals = t.Union([t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }), t.Array(t.String(), { maxItems: MAX_LIST_ITEMS })]);
 
 const SubscribeArgs = t.Object({
   subscriptions: t.Array(
     t.Object({ name: t.String(), description: t.Optional(t.String()), color: t.Optional(t.String()) }, { additionalProperties: false }),
+    { maxItems: MAX_LIST_ITEMS },
   ),
   principals: t.Optional(Principals),
   authorization_errors_fatal: t.Boolean({ default: true }),
@@ -35,10 +36,10 @@ const SubscribeArgs = t.Object({
 });
 
 const SubscriptionsListArgs = t.Object({ include_subscribers: t.Boolean({ default: false }) });
-const UnsubscribeArgs = t.Object({ subscriptions: t.Array(t.String()), principals: t.Optional(Principals) });
+const UnsubscribeArgs = t.Object({ subscriptions: t.Array(t.String(), { maxItems: MAX_LIST_ITEMS }), principals: t.Optional(Principals) });
 const SubscriptionPropertyUpdateArgs = t.Object({ property: t.String(), value: t.String() });
 const SubscriptionPropertiesBulkArgs = t.Object({
-  subscription_data: t.Array(t.Object({ stream_id: t.Integer(), property: t.String(), value: t.Union([t.Boolean(), t.String()]) })),
+  subscription_data: t.Array(t.Object({ stream_id: t.Integer(), property: t.String(), value: t.Union([t.Boolean(), t.String()]) }), { maxItems: MAX_LIST_ITEMS }),
 });
 
 export const subscriptionRoutes = (app: App) =>

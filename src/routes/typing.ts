@@ -6,7 +6,7 @@ import { zulip } from "../http/plugin";
 const TypingArgs = t.Object({
   type: t.Union([t.Literal("direct"), t.Literal("stream"), t.Literal("channel")], { default: "direct" }),
   op: t.Union([t.Literal("start"), t.Literal("stop")]),
-  to: t.Optional(t.Array(t.Integer())),
+  to: t.Optional(t.Array(t.Integer(), { maxItems: 1000 })),
   stream_id: t.Optional(t.Integer()),
   topic: t.Optional(t.String()),
 });

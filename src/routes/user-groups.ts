@@ -4,17 +4,17 @@ import { createUserGroup, deactivateUserGroup, listUserGroups, updateUserGroup }
 import { groupMembers, groupSubgroups, isGroupMember, updateGroupMembers, updateGroupSubgroups } from "../actions/user-group-members";
 import { GroupSettingUpdateSchema, GroupSettingValueSchema } from "../domain/group-setting";
 import { USER_GROUP_SETTING_NAMES } from "../domain/user-groups";
-import { pathInt } from "../http/params";
+import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 
-const Ids = t.Array(t.Integer(), { default: [] });
+const Ids = t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS, default: [] });
 const settingParams = <S>(schema: S) => Object.fromEntries(USER_GROUP_SETTING_NAMES.map((n) => [n, t.Optional(schema as any)]));
 const pick = <V>(p: Record<string, unknown>) =>
   Object.fromEntries(USER_GROUP_SETTING_NAMES.filter((n) => p[n] !== undefined).map((n) => [n, p[n] as V]));
 const groupId = (params: { user_group_id: string }) => pathInt(params.user_group_id, "user_group_id");
 
 const GroupListArgs = t.Object({ include_deactivated_groups: t.Boolean({ default: false, aliases: ["allow_deactivated"] }) });
-const GroupCreateArgs = t.Object({ name: t.String(), description: t.String(), members: t.Array(t.Integer()), subgroups: Ids, ...settingParams(GroupSettingValueSchema) });
+const GroupCreateArgs = t.Object({ name: t.String(), description: t.String(), members: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }), subgroups: Ids, ...settingParams(GroupSettingValueSchema) });
 const GroupUpdateArgs = t.Object({ name: t.Optional(t.String()), description: t.Optional(t.String()), ...settingParams(GroupSettingUpdateSchema) });
 const MembersUpdateArgs = t.Object({ add: Ids, delete: Ids, add_subgroups: Ids, delete_subgroups: Ids });
 const DirectMemberOnlyArgs = t.Object({ direct_member_only: t.Boolean({ default: false }) });

@@ -4,13 +4,14 @@ import { deactivateOwnAccount, deactivateUserByAdmin, reactivateUser } from "../
 import { ownProfile } from "../actions/profile";
 import { createUserByAdmin, getUser, getUsers } from "../actions/users";
 import { updateUserByAdmin } from "../actions/user-updates";
-import { pathInt } from "../http/params";
+import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import type { UserRow } from "../store/users";
 
 export const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
 export const ProfileDataSchema = t.Array(
-  t.Object({ id: t.Integer(), value: t.Union([t.String(), t.Array(t.Integer()), t.Null()]) }, { additionalProperties: false }),
+  t.Object({ id: t.Integer(), value: t.Union([t.String(), t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }), t.Null()]) }, { additionalProperties: false }),
+  { maxItems: 1000 },
 );
 const Format = {
   client_gravatar: t.Boolean({ default: true }),
@@ -25,7 +26,7 @@ const format = (p: { client_gravatar: boolean; include_custom_profile_fields: bo
 const userRef = (raw: string): { id: number } | { email: string } =>
   /^\d+$/.test(raw) ? { id: pathInt(raw, "user_id") } : { email: decodeURIComponent(raw) };
 
-const UsersListArgs = t.Object({ ...Format, user_ids: t.Optional(t.Array(t.Integer())) });
+const UsersListArgs = t.Object({ ...Format, user_ids: t.Optional(t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS })) });
 const UserCreateArgs = t.Object({ email: t.String(), password: t.String(), full_name: t.String() });
 const UserGetArgs = t.Object(Format);
 const UserUpdateArgs = t.Object({ full_name: t.Optional(t.String()), role: t.Optional(Role), profile_data: t.Optional(ProfileDataSchema) });

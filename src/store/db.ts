@@ -1,6 +1,6 @@
 import type { Client, InArgs, Transaction } from "@libsql/client";
 import Database from "libsql";
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Mutex } from "../lib/mutex";
 import { startCheckpointer, type CheckpointerOptions } from "./checkpointer";
@@ -128,22 +128,40 @@ function bind(args: Args | undefined): unknown[] {
   return out ?? args;
 }
 
+/**
+ * How much SQL text the statement cache of a connection holds. A prepared statement's native memory
+ * grows with its text (~50 KB for an IN list of 250 values), and lists of every length make as many
+ * statements: a cache bounded by count alone (it was 2,000) grew by ~50 MB in a 30-minute soak.
+ */
+const STATEMENT_CACHE_CHARS = 256 * 1024;
+
 /** The embedded engine used directly, with prepared statements cached per connection. */
 class LocalConnection {
+  /** least recently used first */
   private readonly statements = new Map<string, any>();
+  private cachedChars = 0;
   constructor(readonly db: any) {}
 
   /**
    * One cached statement per (method, SQL): libsql's Statement.get() right after an all() on the
-   * same statement answers the all()'s last row instead of running the query again.
+   * same statement answers the all()'s last row instead of running the query again. A statement
+   * dropped from the cache is finalized once the garbage collector finds it.
    */
   private prepare(sql: string, method: "all" | "get" | "run") {
     const key = method + "\u0000" + sql;
     let stmt = this.statements.get(key);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      if (this.statements.size > 2000) this.statements.clear();
+    if (stmt) {
+      this.statements.delete(key);
       this.statements.set(key, stmt);
+      return stmt;
+    }
+    stmt = this.db.prepare(sql);
+    this.statements.set(key, stmt);
+    this.cachedChars += key.length;
+    for (const old of this.statements.keys()) {
+      if (this.cachedChars <= STATEMENT_CACHE_CHARS || old === key) break;
+      this.statements.delete(old);
+      this.cachedChars -= old.length;
     }
     return stmt;
   }
@@ -224,6 +242,38 @@ function remoteSql(ex: Client | Transaction, versions: Versions, written: Set<st
 }
 
 /**
+ * The database's folder must be writable, and the file too when it exists (SQLite writes its log and
+ * the shared-memory index beside it even to read): otherwise a message that says so, instead of
+ * SQLite's "Unable to open connection ...: 14" later.
+ */
+function checkWritable(path: string): void {
+  const dir = dirname(path);
+  const why = unwritable(dir, path);
+  if (why) throw new Error(`cannot write to ${dir} (${why}): the database ${path} lives there. Make it writable, or choose another data dir (--data-dir)`);
+}
+
+/** Why `dir` (made if missing), or a `file` in it, cannot be written; null when they can. */
+export function unwritable(dir: string, file?: string): string | null {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    if (file && existsSync(file)) accessSync(file, constants.W_OK);
+    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "EROFS" ? "it is on a read-only file system" : code === "EACCES" || code === "EPERM" ? "permission denied" : (e as Error).message;
+  }
+}
+
+function openFile(path: string): Database.Database {
+  try {
+    return new Database(path);
+  } catch (e) {
+    throw new Error(`cannot open the database ${path}: ${(e as Error).message}`);
+  }
+}
+
+/**
  * Opens the database. A local file is used through libSQL's embedded engine directly (the same one
  * @libsql/client wraps), with two connections: one for reads, which sees only committed data, and one
  * for writes, with prepared statements cached on each. Write transactions are serialized by an
@@ -239,9 +289,9 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
 
   if (local) {
     const path = url.slice(5).split("?")[0]!;
-    mkdirSync(dirname(path), { recursive: true });
-    const reader = new LocalConnection(new Database(path));
-    const writer = new LocalConnection(new Database(path));
+    checkWritable(path);
+    const reader = new LocalConnection(openFile(path));
+    const writer = new LocalConnection(openFile(path));
     for (const c of [writer, reader]) for (const p of PRAGMAS) c.exec(p);
     const checkpointer = startCheckpointer(
       path,

@@ -6,6 +6,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { unwritable } from "./db";
 
 export interface LockHolder {
   pid: number;
@@ -39,7 +40,8 @@ export function lockDataDir(dataDir: string): ServeLock {
     mkdirSync(dataDir, { recursive: true });
     db = new Database(join(dataDir, "parley.lock"), { create: true });
   } catch (e) {
-    throw new Error(`cannot write to the data dir ${dataDir}: ${(e as Error).message}`);
+    const why = unwritable(dataDir) ?? (e as Error).message;
+    throw new Error(`cannot write to the data dir ${dataDir} (${why}). Make it writable, or choose another data dir (--data-dir)`);
   }
   try {
     // EXCLUSIVE locking mode keeps the lock of the first write until the connection closes; no journal file

@@ -108,7 +108,7 @@ export async function readMultipart(body: ReadableStream<Uint8Array>, boundary: 
       else buf = buf.length ? Buffer.concat([buf, value]) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     }
   } finally {
-    reader.cancel().catch(() => {});
+    reader.releaseLock(); // the server reads the rest, if any, before it answers (http/request-body.ts)
   }
 }
 

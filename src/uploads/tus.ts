@@ -39,11 +39,12 @@ export class TusError extends Error {
 
 /** `key base64,key2 base64,flag` → {key: value}; null when malformed. */
 export function parseMetadata(header: string | null): Record<string, string> | null {
-  const out: Record<string, string> = {};
+  // no prototype: `constructor` or `__proto__` is a key like any other
+  const out: Record<string, string> = Object.create(null);
   if (!header || !header.trim()) return out;
   for (const pair of header.split(",")) {
     const [key, value, extra] = pair.trim().split(" ");
-    if (!key || extra !== undefined || !/^[\x21-\x7e]+$/.test(key) || key in out) return null;
+    if (!key || extra !== undefined || !/^[\x21-\x7e]+$/.test(key) || Object.hasOwn(out, key)) return null;
     if (value !== undefined && !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) return null;
     out[key] = value ? Buffer.from(value, "base64").toString("utf8") : "";
   }
@@ -136,7 +137,7 @@ export class TusStore {
         } catch (e) {
           error = e;
         } finally {
-          reader.cancel().catch(() => {});
+          reader.releaseLock(); // the server reads the rest, if any, before it answers (http/request-body.ts)
         }
       }
       await fh.truncate(position);

@@ -26,7 +26,8 @@ export interface WebAssets {
   /** a hashed file under /static/, or null */
   file(name: string, acceptEncoding: string | null): Response | null;
   appPage(): Response;
-  loginPage(opts: { realmName: string; failed: boolean }): Response;
+  /** `error`: what the page says above the form (a failed or throttled login), or null */
+  loginPage(opts: { realmName: string; error: string | null }): Response;
 }
 
 const prepared = new WeakMap<WebBuild, WebAssets>();
@@ -51,11 +52,11 @@ export function webAssets(build: WebBuild): WebAssets {
       return new Response(gzip ? f.gzip : f.raw, { headers });
     },
     appPage: () => page(build.appHtml),
-    loginPage: ({ realmName, failed }) =>
+    loginPage: ({ realmName, error }) =>
       page(
         build.loginHtml
           .replaceAll("<!--realm-name-->", escapeHtml(realmName))
-          .replace("<!--login-error-->", failed ? `<p class="login-error" role="alert">Your email or password is incorrect.</p>` : ""),
+          .replace("<!--login-error-->", error ? `<p class="login-error" role="alert">${escapeHtml(error)}</p>` : ""),
       ),
   };
   prepared.set(build, assets);

@@ -160,7 +160,7 @@ describe("a resumable upload", () => {
 
   test("the web client's session cookie is accepted (with its CSRF token for writes)", async () => {
     await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("pw"), s.users.cordelia.id]);
-    const session = await logIn(s.app, "cordelia@zulip.com", "pw");
+    const session = await logIn(s.app, "cordelia@zulip.com", "pw", "local");
     const cookie = `${SESSION_COOKIE}=${session.token}`;
     const csrf = { "x-csrftoken": csrfToken(session.token) };
     const noCsrf = await fetchRaw(s, "/api/v1/tus", { method: "POST", headers: { ...TUS, cookie, "upload-length": "3" } });
@@ -181,7 +181,7 @@ describe("a resumable upload", () => {
 
   test("the web app's /json/tus keeps its uploads under /json/tus: session cookie, CSRF token on writes, HEAD to resume, an attachment at the end", async () => {
     await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("pw"), s.users.othello.id]);
-    const session = await logIn(s.app, "othello@zulip.com", "pw");
+    const session = await logIn(s.app, "othello@zulip.com", "pw", "local");
     const cookie = `${SESSION_COOKIE}=${session.token}`;
     const csrf = { "x-csrftoken": csrfToken(session.token) };
     const options = await fetchRaw(s, "/json/tus", { method: "OPTIONS" });

@@ -42,6 +42,22 @@ describe("the web app in a real browser", () => {
     await page.screenshot({ path: shot("login") });
   }, 20_000);
 
+  test("after too many failed logins the login page says how long to wait", async () => {
+    for (let i = 0; i < 5; i++) {
+      const r = await fetch(suite.base + "/login", { method: "POST", body: new URLSearchParams({ username: "cordelia@zulip.com", password: "guess" }), redirect: "manual" });
+      expect(r.headers.get("location")).toBe("/?login_failed=1");
+    }
+    const { page } = await open();
+    await page.goto(suite.base + "/");
+    await page.fill("#login-email", "cordelia@zulip.com");
+    await page.fill("#login-password", "guess again");
+    await Promise.all([page.waitForURL(/login_throttled=\d+$/), page.click(".login-form button[type=submit]")]);
+    // the first failure leaves the 30-minute window in a little under 1800 seconds (a real clock runs here)
+    expect(await page.locator(".login-error").textContent()).toMatch(
+      /^You're making too many attempts to sign in\. Try again in 1[78]\d\d seconds or contact your organization administrator for help\.$/,
+    );
+  }, 20_000);
+
   test("hamlet and othello exchange channel messages live, and the server stores them", async () => {
     const hamlet = await open();
     const othello = await open();

@@ -36,6 +36,8 @@ describe("parley with no arguments (desktop mode)", () => {
     const s = await startParley([], { cwd, env: { PARLEY_PORT: String(port), PARLEY_DATA_DIR: undefined } });
     try {
       expect(s.base).toBe(`http://127.0.0.1:${port}`);
+      // the banner's last lines follow the "listening" line that startParley waits for
+      for (const until = Date.now() + 5000; !s.stdout().includes("in your browser") && Date.now() < until; ) await Bun.sleep(10);
       const out = s.stdout();
       expect(out).toContain("Created organization 'Parley' with owner admin@parley.localhost.");
       const password = /Password: +(\S+)/.exec(out)![1]!;

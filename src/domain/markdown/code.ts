@@ -1,4 +1,5 @@
 import { escapeAttr, escapeCode } from "./escape";
+import { own } from "../../lib/own";
 
 /**
  * Pygments lexer names for common aliases: Zulip puts the lexer's name in `data-code-language`, and the
@@ -84,7 +85,7 @@ export function fenceLanguage(info: string): string {
 }
 
 export function lexerName(lang: string): string {
-  return LEXER_NAMES[lang.toLowerCase()] ?? lang;
+  return own(LEXER_NAMES, lang.toLowerCase()) ?? lang;
 }
 
 /** Zulip's code block: Pygments' `codehilite` markup without highlighting. */

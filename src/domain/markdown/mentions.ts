@@ -3,6 +3,7 @@ import type { StateInline } from "markdown-it";
 import { escapeText } from "./escape";
 import { envOf, pushHtml, startsAfterBoundary } from "./html-token";
 import type { RenderEnv } from "./types";
+import { own } from "../../lib/own";
 
 const STREAM_WILDCARDS = new Set(["all", "everyone", "channel", "stream"]);
 
@@ -47,7 +48,7 @@ function groupMention(name: string, silent: boolean, env: RenderEnv, record: boo
   const group = env.ctx.groupByName(name);
   if (!group) return null;
   if (record && !silent) env.result.mentionedGroupIds.add(group.id);
-  const shown = SYSTEM_GROUP_NAMES[group.name] ?? group.name;
+  const shown = own(SYSTEM_GROUP_NAMES, group.name) ?? group.name;
   const s = silent ? " silent" : "";
   return `<span class="user-group-mention${s}" data-user-group-id="${group.id}">${silent ? "" : "@"}${escapeText(shown)}</span>`;
 }
