@@ -60,21 +60,20 @@ function lastWordStart(text: string): number {
   return start;
 }
 
-/** Ranks what contains `needle`: names that start with it first, then words that do, then the rest. */
+/** What one of whose names (or a word of it) starts with `needle`: names that start with it first. */
 function ranked<T>(items: T[], needle: string, names: (x: T) => string[]): T[] {
   const n = needle.toLowerCase();
   const score = (x: T) => {
-    let best = 3;
+    let best = 2;
     for (const name of names(x).map((s) => s.toLowerCase())) {
       if (name.startsWith(n)) best = Math.min(best, 0);
-      else if (name.split(/[\s._@-]+/).some((w) => w.startsWith(n))) best = Math.min(best, 1);
-      else if (name.includes(n)) best = Math.min(best, 2);
+      else if (name.split(/[\s._@(),-]+/).some((w) => w.startsWith(n))) best = Math.min(best, 1);
     }
     return best;
   };
   return items
     .map((x) => [x, score(x)] as const)
-    .filter(([, s]) => s < 3)
+    .filter(([, s]) => s < 2)
     .sort((a, b) => a[1] - b[1])
     .map(([x]) => x);
 }

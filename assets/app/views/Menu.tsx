@@ -11,6 +11,8 @@ export interface MenuItem {
   icon?: JSX.Element;
   /** a checked item in a group of choices */
   checked?: boolean;
+  /** an action that destroys something (shown apart, in red) */
+  danger?: boolean;
   onSelect(): void;
 }
 
@@ -83,7 +85,7 @@ export function MenuButton({ label, items, class: cls, children, alignEnd }: Pro
           {items().map((item) => (
             <button
               type="button"
-              class="menu-item"
+              class={`menu-item ${item.danger ? "danger" : ""}`}
               role={item.checked === undefined ? "menuitem" : "menuitemradio"}
               aria-checked={item.checked}
               onClick={() => {
