@@ -116,6 +116,18 @@ describe("acting on messages in the browser", () => {
     await row(hamlet.page, "Then, the play.").waitFor();
     await row(othello.page, "Then, the play.").waitFor();
 
+    // from a message's menu, only that message moves (to another topic of the channel)
+    const aside = await send("othello", "old plans", "An aside.");
+    await (await messageMenu(hamlet.page, "An aside.")).getByRole("menuitem", { name: "Move messages" }).click();
+    const moveOne = hamlet.page.getByRole("dialog", { name: "Move messages" });
+    expect(await moveOne.getByRole("combobox", { name: "Which messages should be moved?" }).inputValue()).toBe("change_one");
+    await moveOne.getByRole("textbox", { name: "Topic" }).fill("asides");
+    await moveOne.getByRole("button", { name: "Confirm" }).click();
+    await moveOne.waitFor({ state: "detached" });
+    await eventually(async () => (await stored(aside))!.topic, "asides");
+    await row(hamlet.page, "An aside.").waitFor({ state: "detached" });
+    expect((await stored(ids[1]!))!.topic).toBe("old plans");
+
     await hamlet.page.locator(".view-header").getByRole("button", { name: "Topic actions for old plans" }).click();
     await hamlet.page.getByRole("menuitem", { name: "Move topic" }).click();
     const dialog = hamlet.page.getByRole("dialog", { name: "Move topic" });
@@ -344,8 +356,8 @@ describe("acting on messages in the browser", () => {
       const shown: { title: string; body: string; tag: string; onclick: (() => void) | null }[] = [];
       (window as any).__shown = shown;
       class FakeNotification {
-        static permission = "granted";
-        static requestPermission = async () => "granted";
+        static permission = "default";
+        static requestPermission = async () => (FakeNotification.permission = "granted");
         onclick: (() => void) | null = null;
         constructor(title: string, opts: { body: string; tag: string }) {
           shown.push(Object.assign(this, { title, body: opts.body, tag: opts.tag }) as any);
@@ -353,6 +365,17 @@ describe("acting on messages in the browser", () => {
         close() {}
       }
       (window as any).Notification = FakeNotification;
+      // the sound: the notes the page plays are counted
+      (window as any).__notes = 0;
+      class FakeAudio {
+        state = "running";
+        currentTime = 0;
+        destination = {};
+        resume = async () => {};
+        createGain = () => ({ gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (x: unknown) => x });
+        createOscillator = () => ({ frequency: {}, connect: (x: unknown) => x, start: () => (window as any).__notes++, stop() {} });
+      }
+      (window as any).AudioContext = FakeAudio;
       let hidden = false;
       Object.defineProperty(document, "visibilityState", { get: () => (hidden ? "hidden" : "visible") });
       Object.defineProperty(document, "hidden", { get: () => hidden });
@@ -364,6 +387,9 @@ describe("acting on messages in the browser", () => {
     });
     await w.logIn(page, "hamlet", generalTopic("open chatter"));
     await page.locator(".view-title", { hasText: "open chatter" }).waitFor();
+    // the banner asks for the browser's permission, on the person's click
+    await page.getByRole("button", { name: "Enable notifications" }).click();
+    await page.locator(".notification-banner").waitFor({ state: "detached" });
     const shown = () => page.evaluate(() => (window as any).__shown.map((n: any) => [n.title, n.body]));
 
     await page.evaluate(() => (window as any).__hide(true));
@@ -374,6 +400,8 @@ describe("acting on messages in the browser", () => {
       ["Othello, the Moor of Venice", "Are you awake?"],
       ["Othello, the Moor of Venice (#general › open chatter)", "The channel speaks."],
     ]);
+    // a sound (Zulip's three notes) for the direct message; none for the channel, whose sound is off
+    expect(await page.evaluate(() => (window as any).__notes)).toBe(3);
 
     // while the page is shown, nothing pops up
     await page.evaluate(() => (window as any).__hide(false));
