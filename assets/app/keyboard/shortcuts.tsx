@@ -52,7 +52,8 @@ function onKey(e: KeyboardEvent): void {
     if (e.key === "Escape" && target?.closest(".compose")) target.blur();
     return;
   }
-  if (dialogOpen() || target?.closest("[role=menu], .lightbox")) return;
+  // an open menu or dialog has the keys (Escape closes it, not the view)
+  if (dialogOpen() || target?.closest("[role=menu], .lightbox") || document.querySelector(".menu[role=menu]")) return;
   const v = view.value;
   const s = state.value!;
   const inView = v.kind === "narrow";
@@ -81,7 +82,7 @@ function onKey(e: KeyboardEvent): void {
       return;
     case "Enter":
       // Enter on a button or link is theirs; on a message (or nowhere) it replies
-      if (target && target !== document.body && !target.classList.contains("message-row") && target.id !== "main-pane") return;
+      if (target && target !== document.body && !target.matches(".message-row, .message-scroller, #main-pane")) return;
       if (inView && current()) act(() => replyTo(current()!));
       return;
     case "r": {

@@ -3,7 +3,7 @@
  * arrows move between items, Escape closes and gives the focus back to the button.
  */
 import type { ComponentChildren, JSX } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { MoreIcon } from "./icons";
 
 export interface MenuItem {
@@ -31,14 +31,28 @@ export function MenuButton({ label, items, class: cls, children, alignEnd }: Pro
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
 
+  // the first item takes the focus as soon as the menu is drawn (a key pressed at once lands in it)
+  useLayoutEffect(() => {
+    if (open) menu.current?.querySelector<HTMLElement>("[role^=menuitem]")?.focus();
+  }, [open]);
   useEffect(() => {
     if (!open) return;
-    menu.current?.querySelector<HTMLElement>("[role^=menuitem]")?.focus();
     const outside = (e: PointerEvent) => {
       if (!menu.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) setOpen(false);
     };
+    // Escape closes the menu wherever the focus is (the menu's own keys handle it inside)
+    const escape = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      setOpen(false);
+      button.current?.focus();
+    };
     document.addEventListener("pointerdown", outside);
-    return () => document.removeEventListener("pointerdown", outside);
+    document.addEventListener("keydown", escape);
+    return () => {
+      document.removeEventListener("pointerdown", outside);
+      document.removeEventListener("keydown", escape);
+    };
   }, [open]);
 
   const close = (refocus: boolean) => {

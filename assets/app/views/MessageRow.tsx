@@ -8,7 +8,7 @@ import { formatFull, formatTime } from "../lib/time";
 import { memo } from "../lib/memo";
 import { lazy } from "../lib/lazy";
 import { canEditContent, canEditTopic } from "../state/permissions";
-import { settings, state, users } from "../state/store";
+import { channels, groups, me, realm, settings, state, users } from "../state/store";
 import type { Highlight, Message } from "../state/types";
 import { EditIcon, StarIcon } from "./icons";
 import { MenuButton } from "./Menu";
@@ -59,9 +59,11 @@ function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
   const widget = m.submessages.length > 0 && m.submessages[0]!.msg_type === "widget";
   const mentioned = m.flags.some((f) => f === "mentioned" || f === "stream_wildcard_mentioned" || f === "topic_wildcard_mentioned");
   const classes = ["message-row", showSender ? "first" : "", unread ? "unread" : "", mentioned ? "mentioned" : "", pending ? "pending" : "", m.is_me_message ? "me-message" : "", selected ? "selected" : "", starred ? "starred" : ""].join(" ");
+  // the pencil: for the person's own messages they may still change. Only the parts of the state this
+  // depends on are read as signals (the organization, channels, groups), so other events pass the row by.
+  const s = { ...state.peek()!, realm: realm.value, channels: channels.value, groups: groups.value };
   const now = Date.now() / 1000;
-  const mayEdit = !pending && (canEditContent(state.value!, m, now) || canEditTopic(state.value!, m, now));
-  const ownEditable = mayEdit && m.sender_id === state.value!.me;
+  const ownEditable = !pending && m.sender_id === me.value && (canEditContent(s, m, now) || canEditTopic(s, m, now));
   return (
     <article class={classes} data-message-id={pending ? undefined : m.id} tabIndex={-1} aria-label={`${name}, ${time}${unread ? ", unread" : ""}${starred ? ", starred" : ""}`}>
       <div class="message-gutter">{showSender ? <Avatar userId={m.sender_id} name={name} /> : <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>{time}</time>}</div>

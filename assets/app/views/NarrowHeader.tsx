@@ -44,7 +44,7 @@ function Title({ narrow }: { narrow: Narrow }) {
     case "search":
       return (
         <>
-          <SearchIcon /> Search results <span class="title-query">{termsText(state.value!, narrow.terms)}</span>
+          <SearchIcon /> Search results <span class="title-query">{termsText({ ...state.peek()!, channels: channels.value, users: users.value }, narrow.terms)}</span>
         </>
       );
     case "feed":
