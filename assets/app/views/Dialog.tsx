@@ -60,9 +60,11 @@ interface Props {
   class?: string;
   /** what takes the focus first (a selector inside the dialog); the first field or button otherwise */
   initialFocus?: string;
+  /** a dialog to read (no fields): its body takes the focus in turn, so the keyboard can scroll it */
+  readable?: boolean;
 }
 
-export function Dialog({ title, children, footer, class: cls, initialFocus }: Props) {
+export function Dialog({ title, children, footer, class: cls, initialFocus, readable }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const titleId = useRef(`dialog-title-${Math.random().toString(36).slice(2)}`).current;
 
@@ -104,7 +106,9 @@ export function Dialog({ title, children, footer, class: cls, initialFocus }: Pr
             <CloseIcon />
           </button>
         </header>
-        <div class="dialog-body">{children}</div>
+        <div class="dialog-body" tabIndex={readable ? 0 : undefined} role={readable ? "document" : undefined}>
+          {children}
+        </div>
         {footer && <footer class="dialog-foot">{footer}</footer>}
       </div>
     </div>

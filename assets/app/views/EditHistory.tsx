@@ -57,7 +57,7 @@ export function EditHistory({ message }: { message: Message }) {
     fetchMessageHistory(message.id).then(setEntries, (e) => setError(describeError(e)));
   }, [message.id]);
   return (
-    <Dialog title="Message edit history" class="history-dialog">
+    <Dialog title="Message edit history" class="history-dialog" readable>
       {error ? (
         <p class="dialog-error" role="alert">
           The history could not be loaded: {error}

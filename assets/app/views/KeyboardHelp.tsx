@@ -43,7 +43,7 @@ const GROUPS: [string, [string[], string][]][] = [
 
 export function KeyboardHelp() {
   return (
-    <Dialog title="Keyboard shortcuts" class="help-dialog">
+    <Dialog title="Keyboard shortcuts" class="help-dialog" readable>
       {GROUPS.map(([title, rows]) => (
         <section class="help-group" key={title}>
           <h3>{title}</h3>
