@@ -457,4 +457,39 @@ describe("acting on messages in the browser", () => {
     await page.screenshot({ path: shot("phone-message-menu") });
     expect(errors).toEqual([]);
   }, 20_000);
+
+  test("Home and End reach the first and the last loaded message even when they are outside the rows the page holds", async () => {
+    for (let i = 1; i <= 260; i++) await send("cordelia", "long keys", `Line ${i}`);
+    (await w.s.users.hamlet.client.post("/mark_all_as_read")).success();
+    const { page, errors } = await openPage(w, { height: 700 });
+    await logIn(w, page, "hamlet", generalTopic("long keys"));
+    const line = (n: number) => page.locator(".message-row", { has: page.locator(".message-content", { hasText: new RegExp(`^Line ${n}$`) }) });
+    await line(260).waitFor();
+    // scrolled up to the first line: everything is loaded, and the newest lines have left the page
+    const scroller = page.locator(".message-scroller");
+    for (let i = 0; i < 60 && !(await page.locator(".list-start").count()); i++) {
+      await scroller.evaluate((el) => (el.scrollTop = 0));
+      await page.waitForTimeout(60);
+    }
+    await line(1).waitFor();
+    expect(await line(260).count()).toBe(0);
+    const selectedLine = () => page.locator(".message-row.selected .message-content").textContent();
+    const inView = (n: number) =>
+      line(n).evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const view = el.closest(".message-scroller")!.getBoundingClientRect();
+        return box.top >= view.top - 2 && box.bottom <= view.bottom + 2;
+      });
+    await page.locator(".message-scroller").focus();
+    await page.keyboard.press("End");
+    await eventually(selectedLine, "Line 260");
+    await eventually(() => inView(260), true);
+    await page.keyboard.press("k");
+    await eventually(selectedLine, "Line 259");
+    await page.keyboard.press("Home");
+    await eventually(selectedLine, "Line 1");
+    await eventually(() => inView(1), true);
+    expect(await page.locator(".message-row").count()).toBeLessThanOrEqual(225);
+    expect(errors).toEqual([]);
+  }, 30_000);
 });
