@@ -50,10 +50,8 @@ describe("acting on messages in the browser", () => {
     expect(labels).not.toContain("Delete message");
     await hamlet.page.keyboard.press("Escape");
 
-    // his own: the pencil opens the editor with the Markdown source
-    const mine = row(hamlet.page, "The rest is silence.");
-    await mine.hover();
-    await mine.getByRole("button", { name: "Edit message" }).click();
+    // his own: "Edit message" opens the editor in place with the Markdown source
+    await (await messageMenu(hamlet.page, "The rest is silence.")).getByRole("menuitem", { name: "Edit message" }).click();
     const editor = hamlet.page.getByRole("textbox", { name: "Message text" });
     await eventually(() => editor.inputValue(), "The rest is silence.");
     await editor.fill("The rest is **silence**.");
@@ -75,9 +73,7 @@ describe("acting on messages in the browser", () => {
     await history.waitFor({ state: "detached" });
 
     // when the organization turns editing off meanwhile, the server's refusal is shown in the editor, which stays open
-    const editAgain = row(hamlet.page, "The rest is silence.");
-    await editAgain.hover();
-    await editAgain.getByRole("button", { name: "Edit message" }).click();
+    await (await messageMenu(hamlet.page, "The rest is silence.")).getByRole("menuitem", { name: "Edit message" }).click();
     await eventually(() => editor.inputValue(), "The rest is **silence**.");
     (await w.s.users.desdemona.client.patch("/realm", { allow_message_editing: false })).success();
     try {
@@ -202,7 +198,8 @@ describe("acting on messages in the browser", () => {
 
     // * stars the selected message, and again unstars it
     await page.keyboard.press("*");
-    await row(page, "Two.").locator(".star-mark").waitFor();
+    // the star stays shown on a starred message
+    await row(page, "Two.").getByRole("button", { name: "Unstar message" }).waitFor({ state: "visible" });
     const starred = async () => ((await w.s.app.db.get<{ flags: number }>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?", [id("hamlet"), ids[1]!]))!.flags & 2) === 2;
     await eventually(starred, true);
     await page.screenshot({ path: shot("keyboard-selected") });
@@ -461,8 +458,8 @@ describe("acting on messages in the browser", () => {
   test("Home and End reach the first and the last loaded message even when they are outside the rows the page holds", async () => {
     for (let i = 1; i <= 260; i++) await send("cordelia", "long keys", `Line ${i}`);
     (await w.s.users.hamlet.client.post("/mark_all_as_read")).success();
-    const { page, errors } = await openPage(w, { height: 700 });
-    await logIn(w, page, "hamlet", generalTopic("long keys"));
+    const { page, errors } = await w.open({ height: 700 });
+    await w.logIn(page, "hamlet", generalTopic("long keys"));
     const line = (n: number) => page.locator(".message-row", { has: page.locator(".message-content", { hasText: new RegExp(`^Line ${n}$`) }) });
     await line(260).waitFor();
     // scrolled up to the first line: everything is loaded, and the newest lines have left the page

@@ -18,6 +18,7 @@ function message(over: Partial<Message> = {}): Message {
     content: "<p>hi</p>",
     flags: [],
     reactions: [],
+    submessages: [],
     is_me_message: false,
     ...over,
   };

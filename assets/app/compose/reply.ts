@@ -10,20 +10,24 @@ import { keyIds } from "../state/people";
 import { state } from "../state/store";
 import type { Message } from "../state/types";
 import { showNotice } from "../views/Notice";
+import { saveDraftSoon } from "./drafts";
 import { withQuote, quoteText } from "./quote";
-import { compose, focusCompose } from "./state";
+import { compose, focusCompose, setContent } from "./state";
+import { stopTyping } from "./typing";
 
-/** Focuses a field of the compose box: now when it is there, else once the recipient change drew it. */
-function focusField(selector: string): void {
+/** Focuses a field of the compose box: now when it is there, else once the recipient change drew it (a second at most). */
+function focusField(selector: string, frames = 60): void {
   const el = document.querySelector<HTMLElement>(selector);
   if (el) el.focus();
-  else requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus());
+  else if (frames > 0) requestAnimationFrame(() => focusField(selector, frames - 1));
 }
 
-/** Points the compose box at the message's topic or conversation. */
+/** Points the compose box at the message's topic or conversation (what was written stays, as in Zulip). */
 export function aimAt(m: Message): void {
   const me = state.value!.me;
+  stopTyping();
   compose.error.value = null;
+  compose.mode.value = "write";
   if (m.type === "stream") {
     compose.kind.value = "stream";
     compose.streamId.value = m.stream_id!;
@@ -55,12 +59,10 @@ export async function quoteAndReply(m: Message): Promise<void> {
     const source = await fetchMessageSource(m.id);
     const s = state.value!;
     const name = s.users[m.sender_id]?.full_name ?? m.sender_full_name;
-    compose.content.value = withQuote(compose.content.value, quoteText({ name, id: m.sender_id }, messageUrl(s, m, location.origin), source));
+    const text = withQuote(compose.content.value, quoteText({ name, id: m.sender_id }, messageUrl(s, m, location.origin), source));
+    setContent(text, text.length);
+    saveDraftSoon();
     focusText();
-    requestAnimationFrame(() => {
-      const text = document.querySelector<HTMLTextAreaElement>(".compose-text");
-      if (text) text.selectionStart = text.selectionEnd = text.value.length;
-    });
   } catch (e) {
     showNotice(`Could not quote the message: ${describeError(e)}`);
   }

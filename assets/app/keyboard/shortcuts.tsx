@@ -13,6 +13,7 @@ import type { Message } from "../state/types";
 import { newDirectMessage, newTopic, replyTo } from "../compose/reply";
 import { dialogOpen, openLazyDialog } from "../views/Dialog";
 import { editSelected, toggleStar } from "../views/message-actions";
+import { editing } from "../views/editing";
 import { focusSearch } from "../views/SearchBar";
 import { showNotice } from "../views/Notice";
 import { nextUnreadDm, nextUnreadTopic, step } from "./navigation";
@@ -52,8 +53,8 @@ function onKey(e: KeyboardEvent): void {
     if (e.key === "Escape" && target?.closest(".compose")) target.blur();
     return;
   }
-  // an open menu or dialog has the keys (Escape closes it, not the view)
-  if (dialogOpen() || target?.closest("[role=menu], .lightbox") || document.querySelector(".menu[role=menu]")) return;
+  // an open menu, dialog or message editor has the keys (Escape closes it, not the view)
+  if (dialogOpen() || editing.peek() || target?.closest("[role=menu], .lightbox") || document.querySelector(".menu[role=menu]")) return;
   const v = view.value;
   const s = state.value!;
   const inView = v.kind === "narrow";

@@ -6,7 +6,7 @@
  */
 import { signal } from "@preact/signals";
 import type { ComponentChildren, JSX } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { describeError } from "../api/http";
 import { CloseIcon } from "./icons";
 import { showNotice } from "./Notice";
@@ -68,10 +68,21 @@ export function Dialog({ title, children, footer, class: cls, initialFocus, read
   const box = useRef<HTMLDivElement>(null);
   const titleId = useRef(`dialog-title-${Math.random().toString(36).slice(2)}`).current;
 
-  useEffect(() => {
+  // the focus moves in as soon as the dialog is drawn (a key pressed at once lands in it)
+  useLayoutEffect(() => {
     const el = box.current!;
     const first = (initialFocus && el.querySelector<HTMLElement>(initialFocus)) || el.querySelector<HTMLElement>(`.dialog-body ${FOCUSABLE}`) || el.querySelector<HTMLElement>(FOCUSABLE);
     first?.focus();
+  }, []);
+  // Escape closes it wherever the focus is (inside, the dialog's own handler below does)
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      closeDialog();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
   }, []);
 
   const onKeyDown = (e: KeyboardEvent) => {

@@ -33,11 +33,12 @@ export function MessageEditor({ m }: { m: Message }) {
   const area = useRef<HTMLTextAreaElement>(null);
   const topicInput = useRef<HTMLInputElement>(null);
 
+  useLayoutEffect(() => {
+    if (!mayContent) topicInput.current?.focus();
+  }, []);
+
   useEffect(() => {
-    if (!mayContent) {
-      topicInput.current?.focus();
-      return;
-    }
+    if (!mayContent) return;
     let live = true;
     fetchMessageSource(m.id).then(
       (source) => {
@@ -52,7 +53,19 @@ export function MessageEditor({ m }: { m: Message }) {
     };
   }, [m.id]);
 
-  useEffect(() => {
+  // Escape cancels even when the focus is not in the editor yet (or was moved out of it); set up as
+  // soon as the editor is drawn, so an Escape pressed at once is not lost
+  useLayoutEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      cancel();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  useLayoutEffect(() => {
     if (original === null) return;
     if (focus === "topic" && topicInput.current) topicInput.current.focus();
     else {

@@ -1,20 +1,20 @@
 /**
  * One message: the sender (where it changes), the time, the content, edited and moved marks, and its
- * actions: quick buttons on hover or focus (star, edit) and the menu of everything else. The selected
- * message (keyboard cursor) is outlined; a message being edited shows its editor in place.
+ * actions in the row's last column: on hover or focus a reaction, the star and the menu of everything
+ * else (a starred message keeps its star shown). The selected message (keyboard cursor) is outlined; a
+ * message being edited shows its editor in place.
  */
 import { useContext } from "preact/hooks";
 import { formatFull, formatTime } from "../lib/time";
 import { memo } from "../lib/memo";
 import { lazy } from "../lib/lazy";
-import { canEditContent, canEditTopic } from "../state/permissions";
-import { channels, groups, me, realm, settings, state, users } from "../state/store";
+import { settings, users } from "../state/store";
 import type { Highlight, Message } from "../state/types";
-import { EditIcon, StarIcon } from "./icons";
+import { StarIcon } from "./icons";
 import { MenuButton } from "./Menu";
 import { MessageContent } from "./MessageContent";
 import { isStarred, messageActions, toggleStar, ViewContext } from "./message-actions";
-import { Editor, startEditing } from "./editing";
+import { Editor } from "./editing";
 import { Avatar } from "./people-bits";
 import { openReactionPicker, Reactions } from "./Reactions";
 import { AddReactionIcon } from "./icons-writing";
@@ -59,11 +59,6 @@ function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
   const widget = m.submessages.length > 0 && m.submessages[0]!.msg_type === "widget";
   const mentioned = m.flags.some((f) => f === "mentioned" || f === "stream_wildcard_mentioned" || f === "topic_wildcard_mentioned");
   const classes = ["message-row", showSender ? "first" : "", unread ? "unread" : "", mentioned ? "mentioned" : "", pending ? "pending" : "", m.is_me_message ? "me-message" : "", selected ? "selected" : "", starred ? "starred" : ""].join(" ");
-  // the pencil: for the person's own messages they may still change. Only the parts of the state this
-  // depends on are read as signals (the organization, channels, groups), so other events pass the row by.
-  const s = { ...state.peek()!, realm: realm.value, channels: channels.value, groups: groups.value };
-  const now = Date.now() / 1000;
-  const ownEditable = !pending && m.sender_id === me.value && (canEditContent(s, m, now) || canEditTopic(s, m, now));
   return (
     <article class={classes} data-message-id={pending ? undefined : m.id} tabIndex={-1} aria-label={`${name}, ${time}${unread ? ", unread" : ""}${starred ? ", starred" : ""}`}>
       <div class="message-gutter">{showSender ? <Avatar userId={m.sender_id} name={name} /> : <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>{time}</time>}</div>
@@ -82,21 +77,11 @@ function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
         {!pending && <Reactions m={m} />}
         {pending && <span class="pending-note">Sending…</span>}
       </div>
-      {starred && (
-        <span class="star-mark" title="Starred">
-          <StarIcon size={14} />
-        </span>
-      )}
       {view && !pending && !editing && (
         <div class="message-controls">
           <button type="button" class="icon-button menu-button add-reaction" aria-label="Add emoji reaction" title="Add emoji reaction" onClick={(e) => openReactionPicker(m, e.currentTarget)}>
             <AddReactionIcon size={16} />
           </button>
-          {ownEditable && (
-            <button type="button" class="icon-button message-edit" aria-label="Edit message" title="Edit message (e)" onClick={() => startEditing(m.id)}>
-              <EditIcon size={16} />
-            </button>
-          )}
           <button type="button" class={`icon-button message-star ${starred ? "on" : ""}`} aria-label={starred ? "Unstar message" : "Star message"} aria-pressed={starred} title={starred ? "Unstar (*)" : "Star (*)"} onClick={() => toggleStar(m)}>
             <StarIcon size={16} />
           </button>
