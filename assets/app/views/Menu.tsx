@@ -31,9 +31,26 @@ export function MenuButton({ label, items, class: cls, children, alignEnd }: Pro
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
 
-  // the first item takes the focus as soon as the menu is drawn (a key pressed at once lands in it)
+  // the first item takes the focus as soon as the menu is drawn (a key pressed at once lands in it);
+  // a menu with no room below it (in its scrolled list, or the window) opens upwards when it fits there
   useLayoutEffect(() => {
-    if (open) menu.current?.querySelector<HTMLElement>("[role^=menuitem]")?.focus();
+    const el = menu.current;
+    if (!open || !el) return;
+    const box = el.getBoundingClientRect();
+    const clip = el.parentElement?.closest<HTMLElement>(".message-scroller, .left-sidebar, .right-sidebar, .main-pane")?.getBoundingClientRect();
+    const bottom = Math.min(innerHeight, clip?.bottom ?? innerHeight);
+    const top = Math.max(0, clip?.top ?? 0);
+    const anchor = button.current!.getBoundingClientRect();
+    const below = bottom - anchor.bottom - 8;
+    const above = anchor.top - top - 8;
+    if (box.height > below) {
+      const up = box.height <= above || above > below;
+      if (up) el.classList.add("menu-up");
+      // no room for all of it either way: it scrolls
+      const room = Math.max(120, up ? above : below);
+      if (box.height > room) Object.assign(el.style, { maxHeight: `${room}px`, overflowY: "auto" });
+    }
+    el.querySelector<HTMLElement>("[role^=menuitem]")?.focus({ preventScroll: true });
   }, [open]);
   useEffect(() => {
     if (!open) return;
