@@ -152,8 +152,13 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   // it is outside (Home, or a step past the window's edge); after the row-keeping above, so it wins
   const scrollRequest = scrollToSelected.value;
   const scrollPending = useRef<{ request: number; windowMoved: boolean } | null>(null);
+  /** the last keyboard request taken up (each is served once, not again when the rows change later) */
+  const scrollTaken = useRef(scrollRequest);
   useLayoutEffect(() => {
-    if (scrollRequest && scrollPending.current?.request !== scrollRequest) scrollPending.current = { request: scrollRequest, windowMoved: false };
+    if (scrollRequest !== scrollTaken.current) {
+      scrollTaken.current = scrollRequest;
+      scrollPending.current = { request: scrollRequest, windowMoved: false };
+    }
     const pending = scrollPending.current;
     if (!pending) return;
     const id = selected.peek();
