@@ -17,11 +17,15 @@ import type { ServerEvent } from "./state/apply-event";
 import { fromRegister } from "./state/from-register";
 import { mergePresences } from "./state/reduce/people";
 import { dispatch, state, update } from "./state/store";
+import { alertForEvents } from "./notify/desktop";
+import { unlockSoundOnFirstGesture } from "./notify/sound";
 import { App, generation } from "./views/App";
 import { forgetViews } from "./views/MessageView";
 
 function onEvents(events: ServerEvent[]): void {
   for (const e of events) if (e.type === "message" && typeof e.local_message_id === "string") dropPending(e.local_message_id);
+  // judged against the state the messages arrive in (their topic's muting, the settings then)
+  alertForEvents(state.value!, events);
   dispatch(events);
   noteTypingEvents(events);
 }
@@ -65,5 +69,6 @@ export async function boot(root: HTMLElement): Promise<void> {
   root.removeAttribute("aria-busy");
   root.textContent = "";
   render(<App onRetry={loop.retryNow} />, root);
+  unlockSoundOnFirstGesture();
   startPresence({ intervalSeconds: state.value.realm.ping_interval_seconds, onPresences: (p) => update((s) => mergePresences(s, p)) });
 }

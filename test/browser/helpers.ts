@@ -5,7 +5,7 @@
  * tab showing a channel would read what the next journey sends.
  */
 import { afterAll, afterEach, beforeAll, expect } from "bun:test";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { startServer, type CastName, type StartOptions, type TestServer } from "../helpers/server";
 import { hashPassword } from "../../src/actions/users";
 import { createServer } from "../../src/server";
@@ -21,7 +21,7 @@ export interface BrowserSuite {
   /** the server's address, http://127.0.0.1:PORT */
   readonly base: string;
   /** a fresh browser profile (its own cookies) for one person; page errors (and CSP refusals) are collected */
-  open(opts?: { width?: number; height?: number; dark?: boolean }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  open(opts?: { width?: number; height?: number; dark?: boolean; context?: BrowserContextOptions }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   logIn(page: Page, who: Person, path?: string): Promise<void>;
   userId(who: CastName): number;
 }
@@ -71,7 +71,7 @@ export function browserSuite(setup: (s: TestServer) => Promise<void> = async () 
       return base;
     },
     async open(opts = {}) {
-      const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: opts.dark ? "dark" : "light" });
+      const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 }, colorScheme: opts.dark ? "dark" : "light", ...opts.context });
       contexts.push(context);
       const page = await context.newPage();
       page.setDefaultTimeout(5000);

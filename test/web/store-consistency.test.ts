@@ -4,9 +4,11 @@
  * (assets/app/state). After random actions by several people through the API, its state equals the
  * state of a client that registers now and fetches that view afresh: people, channels and
  * subscriptions, unread messages and mentions, starred messages, direct-message conversations, topic
- * settings, presence, statuses, muted people, groups, settings, the organization, and every fetched
- * message (content, topic, channel, flags, edited and moved times, reactions, widget submessages) in the
- * view's list, custom emoji, drafts kept on the server and scheduled messages.
+ * settings, presence, statuses, muted people, groups, settings (notification settings among them), the
+ * organization (its editing, deleting, moving and resolving permissions and limits included), channels'
+ * permission groups, each person's notification choices per channel, and every fetched message
+ * (content, topic, channel, flags, edited and moved times, reactions, widget submessages) in the view's
+ * list, custom emoji, drafts kept on the server and scheduled messages.
  *
  * Deletions are of channel messages only: a direct-message conversation's newest id after its newest
  * message is deleted is not something events tell (Zulip's web app has the same limit).
@@ -49,7 +51,10 @@ type Op =
   | { kind: "userTopic"; who: Person; channel: ChannelName; topic: string; policy: number }
   | { kind: "presence"; who: Person; status: "active" | "idle" }
   | { kind: "status"; who: Person; text: string; emoji: boolean }
-  | { kind: "setting"; who: Person; name: "twenty_four_hour_time" | "enter_sends" | "color_scheme"; n: number }
+  | { kind: "setting"; who: Person; name: SettingName; n: number }
+  | { kind: "realmPermission"; n: number }
+  | { kind: "channelPermission"; channel: ChannelName; setting: ChannelSetting; who: Person | "group" | null }
+  | { kind: "subNotify"; who: Person; channel: ChannelName; property: "desktop_notifications" | "audible_notifications" | "wildcard_mentions_notify"; value: boolean }
   | { kind: "muteUser"; who: Person; whom: Person; on: boolean }
   | { kind: "rename"; who: Person; n: number }
   | { kind: "group"; who: Person; on: boolean }
@@ -62,6 +67,22 @@ type Op =
   | { kind: "schedule"; who: Person; action: "add" | "edit" | "remove"; pick: number; channel: ChannelName }
   | { kind: "deliver" }
   | { kind: "customEmoji"; n: number; on: boolean };
+
+const SETTINGS = {
+  twenty_four_hour_time: [true, false, true],
+  enter_sends: [false, true, true],
+  color_scheme: [1, 2, 3],
+  enable_desktop_notifications: [false, true, false],
+  enable_sounds: [false, true, false],
+  notification_sound: ["chime", "none", "zulip"],
+  wildcard_mentions_notify: [false, true, false],
+  enable_followed_topic_desktop_notifications: [false, true, false],
+  enable_stream_audible_notifications: [true, false, true],
+  pm_content_in_desktop_notifications: [false, true, false],
+} as const;
+type SettingName = keyof typeof SETTINGS;
+const CHANNEL_SETTINGS = ["can_resolve_topics_group", "can_delete_own_message_group", "can_move_messages_within_channel_group", "can_delete_any_message_group"] as const;
+type ChannelSetting = (typeof CHANNEL_SETTINGS)[number];
 
 const person = fc.constantFrom(...PEOPLE);
 const channel = fc.constantFrom<ChannelName>("Castle", "Garden", "Tower");
@@ -86,7 +107,22 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("userTopic" as const), who: person, channel, topic, policy: fc.nat({ max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("presence" as const), who: person, status: fc.constantFrom<"active" | "idle">("active", "idle") }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("status" as const), who: person, text: fc.constantFrom("", "at lunch", "away"), emoji: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("setting" as const), who: person, name: fc.constantFrom<"twenty_four_hour_time" | "enter_sends" | "color_scheme">("twenty_four_hour_time", "enter_sends", "color_scheme"), n: fc.nat({ max: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("setting" as const), who: person, name: fc.constantFrom(...(Object.keys(SETTINGS) as SettingName[])), n: fc.nat({ max: 2 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("realmPermission" as const), n: fc.nat({ max: 9 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("channelPermission" as const), channel, setting: fc.constantFrom(...CHANNEL_SETTINGS), who: fc.option(fc.oneof(person, fc.constant<"group">("group")), { nil: null }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("subNotify" as const),
+      who: person,
+      channel,
+      property: fc.constantFrom<"desktop_notifications" | "audible_notifications" | "wildcard_mentions_notify">("desktop_notifications", "audible_notifications", "wildcard_mentions_notify"),
+      value: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("muteUser" as const), who: person, whom: person, on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rename" as const), who: person, n: fc.nat({ max: 9 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("group" as const), who: person, on: fc.boolean() }) },
@@ -208,7 +244,7 @@ async function run(ops: Op[]) {
           const editor = PEOPLE.find((p) => id(p) === target.sender_id)!;
           const mention = o.mention ? ` @**${CAST[o.mention].fullName}**` : "";
           const r = await client(editor).patch(`/messages/${target.id}`, { content: `edited ${o.pick}${mention}` });
-          if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid message|^Nothing to change|^You don't have permission|^Widgets cannot be edited|^The time limit/);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid message|^Nothing to change|^You don't have permission|^Widgets cannot be edited|^Your organization has turned off message editing|^The time limit/);
           break;
         }
         case "moveTopic": {
@@ -266,9 +302,35 @@ async function run(ops: Op[]) {
         case "status":
           (await client(o.who).post("/users/me/status", o.emoji ? { status_text: o.text, emoji_name: "car" } : { status_text: o.text, emoji_name: "" })).success();
           break;
-        case "setting": {
-          const values = { twenty_four_hour_time: [true, false, true], enter_sends: [false, true, true], color_scheme: [1, 2, 3] }[o.name];
-          (await client(o.who).patch("/settings", { [o.name]: values[o.n] } as Record<string, unknown> as never)).success();
+        case "setting":
+          (await client(o.who).patch("/settings", { [o.name]: SETTINGS[o.name][o.n] } as Record<string, unknown> as never)).success();
+          break;
+        case "realmPermission": {
+          const changes: Record<string, unknown>[] = [
+            { allow_message_editing: false },
+            { allow_message_editing: true },
+            { message_content_edit_limit_seconds: 3600 },
+            { message_content_edit_limit_seconds: "unlimited" },
+            { message_edit_history_visibility_policy: "moves" },
+            { allow_edit_history: false },
+            { can_resolve_topics_group: { new: { direct_members: [id("hamlet")], direct_subgroups: [groupId] } } },
+            { can_move_messages_between_topics_group: { new: groupId } },
+            { message_content_delete_limit_seconds: 600 },
+            { can_delete_own_message_group: { new: { direct_members: [id("othello")], direct_subgroups: [] } } },
+          ];
+          const r = await s.users.desdemona.client.patch("/realm", changes[o.n]! as never);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Nothing to change|must not be|already/);
+          break;
+        }
+        case "channelPermission": {
+          const value = o.who === "group" ? groupId : { direct_members: o.who ? [id(o.who)] : [], direct_subgroups: [] };
+          const r = await client("iago").patch(`/streams/${streamIds[o.channel]}`, { [o.setting]: { new: value } } as never);
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Invalid channel ID|^Nothing to change|^You do not have permission/);
+          break;
+        }
+        case "subNotify": {
+          const r = await client(o.who).post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamIds[o.channel], property: o.property, value: o.value }] });
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Not subscribed|^Invalid channel ID/);
           break;
         }
         case "muteUser": {

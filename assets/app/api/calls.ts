@@ -103,3 +103,50 @@ export const addReaction = (messageId: number, e: EmojiRef) => api("POST", `/mes
 export const removeReaction = (messageId: number, e: EmojiRef) => api("DELETE", `/messages/${messageId}/reactions`, { ...e });
 
 export const sendWidgetEvent = (messageId: number, data: object) => api("POST", "/submessage", { message_id: messageId, msg_type: "widget", content: JSON.stringify(data) });
+
+// Acting on messages: editing, moving, deleting, starring, their history.
+
+export type PropagateMode = "change_one" | "change_later" | "change_all";
+
+export interface MessageChange {
+  content?: string;
+  topic?: string;
+  stream_id?: number;
+  propagate_mode?: PropagateMode;
+  send_notification_to_old_thread?: boolean;
+  send_notification_to_new_thread?: boolean;
+}
+
+/** Edits a message's text, or moves it (and, by propagate_mode, others of its topic) to a topic or channel. */
+export const editMessage = (id: number, change: MessageChange) => api("PATCH", `/messages/${id}`, { ...change });
+
+export const deleteMessage = (id: number) => api("DELETE", `/messages/${id}`);
+
+/** A message's Markdown source, as its sender wrote it. */
+export const fetchMessageSource = (id: number) =>
+  api<{ raw_content?: string; message: { content: string } }>("GET", `/messages/${id}`, { apply_markdown: false }).then((r) => r.message?.content ?? r.raw_content ?? "");
+
+export interface HistoryEntry {
+  topic: string;
+  prev_topic?: string;
+  stream?: number;
+  prev_stream?: number;
+  content?: string;
+  rendered_content?: string;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  content_html_diff?: string;
+  timestamp: number;
+  user_id: number | null;
+}
+
+export const fetchMessageHistory = (id: number) =>
+  api<{ message_history: HistoryEntry[] }>("GET", `/messages/${id}/history`, { allow_empty_topic_name: true }).then((r) => r.message_history);
+
+export const setFlag = (ids: number[], flag: "starred" | "read", on: boolean) => api("POST", "/messages/flags", { messages: ids, op: on ? "add" : "remove", flag });
+
+/** The newest message of a topic the person can see (a topic's actions name it), or null when there is none. */
+export async function latestInTopic(streamId: number, topic: string): Promise<number | null> {
+  const r = await fetchMessages({ kind: "topic", stream_id: streamId, topic }, "newest", 1, 0);
+  return r.messages.at(-1)?.id ?? null;
+}

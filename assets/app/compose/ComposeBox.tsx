@@ -31,6 +31,9 @@ import { useTextAutocomplete } from "./TextAutocomplete";
 import { noteTyping, stopTyping } from "./typing";
 import { uploadFiles } from "./uploads";
 
+/** The last focus request served (see compose.focusRequest). */
+let focusServed = 0;
+
 /** The conversation a view shows, as the box addresses it (null for views of many conversations). */
 function targetOf(narrow: Narrow): ComposeTarget | null {
   if (narrow.kind === "topic") return { type: "stream", stream_id: narrow.stream_id, topic: narrow.topic };
@@ -112,10 +115,12 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   // before the browser paints the new view, so its title never shows beside another conversation's text
   useLayoutEffect(() => follow(narrow), [narrow]);
   useEffect(() => {
-    if (compose.focusRequest.value) {
+    // a request is served once: a compose box drawn later (another view) does not take the focus again
+    if (compose.focusRequest.value > focusServed) {
       compose.mode.value = "write";
       text.current?.focus();
     }
+    focusServed = compose.focusRequest.value;
   }, [compose.focusRequest.value]);
   // the text area grows with what is written, up to a limit the stylesheet sets
   useLayoutEffect(() => {

@@ -1,13 +1,14 @@
 /**
  * Every view's URL, in Zulip's forms so links work across Zulip clients: `#inbox`, `#recent`, `#feed`,
  * `#narrow/channel/12-general/topic/lunch`, `#narrow/dm/5-Hamlet`, `#narrow/dm/5,9-group`,
- * `#narrow/is/starred`, `#narrow/is/mentioned`, with `/near/ID` for a message; `#drafts` and `#scheduled`
- * (Zulip's overlays of drafts and scheduled messages). Components are encoded
- * as Zulip's hash_util does (percent-encoding with "." for "%").
+ * `#narrow/is/starred`, `#narrow/is/mentioned`, searches as their terms (`#narrow/sender/5-Hamlet/search/ghost`),
+ * with `/near/ID` for a message; `#drafts` and `#scheduled` (Zulip's overlays of drafts and scheduled
+ * messages). Components are encoded as Zulip's hash_util does (percent-encoding with "." for "%").
  */
 import { dmKey, keyIds } from "../state/people";
-import type { Narrow } from "../state/narrow";
-import type { State } from "../state/types";
+import type { Narrow, Term } from "../state/narrow";
+import type { Message, State } from "../state/types";
+import { canonicalOperator, channelId, narrowForTerms, OPERATORS, personId } from "../search/terms";
 
 export type View = { kind: "inbox" } | { kind: "recent" } | { kind: "drafts" } | { kind: "scheduled" } | { kind: "narrow"; narrow: Narrow; near?: number };
 
@@ -23,6 +24,19 @@ function channelSlug(id: number, name: string): string {
 }
 
 const nameSlug = (name: string) => encodeHashComponent(name.replace(/[ "%/<>`\p{Cc}\p{Cf}\p{Co}\p{Cn}]+/gu, "-"));
+
+/** People in a link: `5-Hamlet` for one, `5,9-group` for several. */
+function peopleSlug(state: State, ids: number[]): string {
+  return `${ids.join(",")}-${ids.length > 1 ? "group" : nameSlug(state.users[ids[0]!]?.full_name ?? "unknown")}`;
+}
+
+function termHash(state: State, t: Term): string {
+  let operand: string;
+  if (t.operator === "channel") operand = channelSlug(Number(t.operand), state.channels[Number(t.operand)]?.name ?? "unknown");
+  else if (t.operator === "sender" || t.operator === "dm" || t.operator === "dm-including") operand = peopleSlug(state, keyIds(t.operand));
+  else operand = encodeHashComponent(t.operand);
+  return `/${t.negated ? "-" : ""}${encodeHashComponent(t.operator)}/${operand}`;
+}
 
 function narrowHash(state: State, n: Narrow): string {
   switch (n.kind) {
@@ -43,7 +57,19 @@ function narrowHash(state: State, n: Narrow): string {
       const suffix = ids.length > 1 ? "group" : nameSlug(state.users[ids[0]!]?.full_name ?? "unknown");
       return `#narrow/dm/${n.key}-${suffix}`;
     }
+    case "search":
+      return `#narrow${n.terms.map((t) => termHash(state, t)).join("")}`;
   }
+}
+
+/**
+ * A link to one message that keeps working after it moves (Zulip's by_conversation_and_time_url):
+ * its topic or conversation with `/near/ID`, absolute. A conversation names everyone in it.
+ */
+export function messageUrl(state: State, m: Pick<Message, "id" | "type" | "stream_id" | "subject" | "display_recipient">, origin: string): string {
+  if (m.type === "stream") return `${origin}/${narrowHash(state, { kind: "topic", stream_id: m.stream_id!, topic: m.subject })}/near/${m.id}`;
+  const ids = (m.display_recipient as { id: number }[]).map((r) => r.id).sort((a, b) => a - b);
+  return `${origin}/#narrow/dm/${ids.join(",")}-${ids.length >= 3 ? "group" : "dm"}/near/${m.id}`;
 }
 
 export function viewHash(state: State, v: View): string {
@@ -62,57 +88,42 @@ export function homeView(state: State): View {
   return { kind: "inbox" };
 }
 
-function channelOperand(state: State, operand: string): number | null {
-  const id = /^(\d+)(?:-|$)/.exec(operand)?.[1];
-  if (id && state.channels[Number(id)]) return Number(id);
-  const byName = Object.values(state.channels).find((c) => c.name.toLowerCase() === operand.toLowerCase());
-  return byName?.stream_id ?? (id ? Number(id) : null);
-}
-
-function narrowFromTerms(state: State, terms: [string, string][]): { narrow: Narrow; near?: number } | null {
-  let narrow: Narrow | null = null;
-  let near: number | undefined;
-  for (const [operator, operand] of terms) {
-    switch (operator) {
-      case "channel":
-      case "stream": {
-        const id = channelOperand(state, operand);
-        if (id === null || narrow) return null;
-        narrow = { kind: "channel", stream_id: id };
-        break;
-      }
-      case "topic":
-      case "subject":
-        if (narrow?.kind !== "channel") return null;
-        narrow = { kind: "topic", stream_id: narrow.stream_id, topic: operand };
-        break;
-      case "dm":
-      case "pm-with": {
-        const ids = /^([\d,]+)(?:-|$)/.exec(operand)?.[1];
-        if (!ids || narrow) return null;
-        narrow = { kind: "dm", key: dmKey(state.me, ids.split(",").filter(Boolean).map(Number)) };
-        break;
-      }
-      case "is":
-        if (narrow) return null;
-        if (operand === "starred" || operand === "mentioned") narrow = { kind: operand };
-        else if (operand === "dm" || operand === "private") narrow = { kind: "dms" };
-        else return null;
-        break;
-      case "in":
-        if (operand !== "home" || narrow) return null;
-        narrow = { kind: "feed" };
-        break;
-      case "near":
-      case "with":
-        if (!/^\d+$/.test(operand)) return null;
-        near = Number(operand);
-        break;
-      default:
-        return null;
+/** A term of a link, its operand decoded (a channel slug to its id, people to their ids), or null. */
+function hashTerm(state: State, rawOperator: string, operand: string): Term | { near: number } | null {
+  const negated = rawOperator.startsWith("-");
+  const operator = canonicalOperator(negated ? rawOperator.slice(1) : rawOperator);
+  if (!(OPERATORS as readonly string[]).includes(operator) && operator !== "search") return null;
+  if (operand === "" && operator !== "topic") return null;
+  const term = (value: string): Term => (negated ? { operator, operand: value, negated } : { operator, operand: value });
+  switch (operator) {
+    case "channel": {
+      // the id first (a slug names the channel as it was called then), then the name
+      const id = /^(\d+)(?:-|$)/.exec(operand)?.[1];
+      const found = id !== undefined && state.channels[Number(id)] ? Number(id) : (channelId(state, operand) ?? (id !== undefined ? Number(id) : null));
+      return found === null ? null : term(String(found));
     }
+    case "dm":
+    case "sender":
+    case "dm-including": {
+      const ids = /^([\d,]+)(?:-|$)/.exec(operand)?.[1]?.split(",").filter(Boolean).map(Number);
+      const found = ids?.length ? ids : operand.split(",").map((p) => personId(state, p));
+      if (!found.length || found.some((id) => id === null)) return null;
+      if (operator === "dm") return term(dmKey(state.me, found as number[]));
+      return found.length === 1 ? term(String(found[0])) : null;
+    }
+    case "near":
+    case "with":
+      return /^\d+$/.test(operand) && !negated ? { near: Number(operand) } : null;
+    case "in":
+      return operand === "home" && !negated ? term(operand) : null;
+    case "is":
+    case "has": {
+      const value = operand.toLowerCase();
+      return term(value === "private" ? "dm" : value);
+    }
+    default:
+      return term(operand);
   }
-  return narrow ? { narrow, near } : null;
 }
 
 /** The view a URL's hash names, or null for one the app does not show. */
@@ -129,12 +140,20 @@ export function parseHash(state: State, hash: string): View | null {
   // a trailing slash is dropped, but an empty last operand is the empty topic ("…/topic/")
   if (parts.length % 2 === 0 && parts[parts.length - 1] === "") parts.pop();
   if (parts[0] !== "narrow" || parts.length < 3 || parts.length % 2 === 0) return null;
-  const terms: [string, string][] = [];
+  const terms: Term[] = [];
+  let near: number | undefined;
   try {
-    for (let i = 1; i + 1 < parts.length; i += 2) terms.push([decodeHashComponent(parts[i]!), decodeHashComponent(parts[i + 1]!)]);
+    for (let i = 1; i + 1 < parts.length; i += 2) {
+      const t = hashTerm(state, decodeHashComponent(parts[i]!), decodeHashComponent(parts[i + 1]!));
+      if (!t) return null;
+      if ("near" in t) near = t.near;
+      else terms.push(t);
+    }
   } catch {
     return null;
   }
-  const found = narrowFromTerms(state, terms);
-  return found ? { kind: "narrow", ...found } : null;
+  if (!terms.length) return null;
+  const narrow = narrowForTerms(terms);
+  if (!narrow) return null;
+  return near === undefined ? { kind: "narrow", narrow } : { kind: "narrow", narrow, near };
 }

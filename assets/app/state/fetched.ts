@@ -1,7 +1,7 @@
 /** What the app fetched outside /register (messages of a view, a channel's topics), put into the state. */
 import { matches, narrowKey, type Narrow } from "./narrow";
 import { pruneMessages } from "./reduce/lists";
-import type { Message, State } from "./types";
+import type { Highlight, Message, MessageList, State } from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export interface MessagesAnswer {
@@ -17,10 +17,16 @@ export interface MessagesAnswer {
 export function messagesFetched(state: State, narrow: Narrow, answer: MessagesAnswer, how: "replace" | "older" | "newer"): State {
   const key = narrowKey(narrow);
   const messages = { ...state.messages };
-  for (const m of answer.messages) messages[m.id] = { ...m, reactions: m.reactions ?? [], submessages: m.submessages ?? [] };
+  // a search's highlighted forms belong to its list, not to the message other views show
+  let found: Record<number, Highlight> | undefined;
+  for (const raw of answer.messages) {
+    const { match_content, match_subject, ...m } = raw as Message & { match_content?: string; match_subject?: string };
+    messages[m.id] = { ...m, reactions: m.reactions ?? [], submessages: m.submessages ?? [] };
+    if (match_content !== undefined || match_subject !== undefined) (found ??= {})[m.id] = { content: match_content ?? m.content, subject: match_subject ?? "" };
+  }
   const got = answer.messages.map((m) => m.id);
   const cur = state.lists[key];
-  let list;
+  let list: MessageList;
   if (how === "replace" || !cur) {
     // a message that arrived (as an event) while this was fetched is newer than the answer: it belongs too
     const last = got[got.length - 1] ?? -Infinity;
@@ -39,6 +45,7 @@ export function messagesFetched(state: State, narrow: Narrow, answer: MessagesAn
     const last = cur.ids[cur.ids.length - 1] ?? -Infinity;
     list = { ...cur, ids: [...cur.ids, ...got.filter((id) => id > last)], found_newest: answer.found_newest };
   }
+  if (found) list.highlights = { ...(how === "replace" ? {} : cur?.highlights), ...found };
   return { ...state, messages, lists: { ...state.lists, [key]: list } };
 }
 

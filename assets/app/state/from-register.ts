@@ -1,7 +1,23 @@
 /** The state from a POST /register answer (REGISTER_PARAMS): the one place the app reads it. */
 import { dmKey } from "./people";
 import { placeKey } from "./user-topics";
-import type { Channel, Place, Presence, Realm, RealmEmoji, ScheduledMessage, ServerDraft, Settings, State, Subscription, User, UserGroup, UserStatus } from "./types";
+import {
+  CHANNEL_PERMISSIONS,
+  type Channel,
+  type GroupSetting,
+  type Place,
+  type Presence,
+  type Realm,
+  type RealmEmoji,
+  type ScheduledMessage,
+  type ServerDraft,
+  type Settings,
+  type State,
+  type Subscription,
+  type User,
+  type UserGroup,
+  type UserStatus,
+} from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the answer is JSON, read field by field here */
 type Json = any;
@@ -17,16 +33,35 @@ export const toUser = (u: Json, isActive = u.is_active ?? true): User => ({
   avatar_url: u.avatar_url ?? null,
 });
 
-export const toChannel = (s: Json): Channel => ({
-  stream_id: s.stream_id,
-  name: s.name,
-  description: s.description ?? "",
-  invite_only: !!s.invite_only,
-  is_web_public: !!s.is_web_public,
-  is_archived: !!s.is_archived,
-});
+/** A group-setting value as the app keeps it (an anonymous group's lists sorted). */
+export const toGroupSetting = (v: Json): GroupSetting =>
+  typeof v === "number" ? v : { direct_members: [...(v?.direct_members ?? [])].sort((a, b) => a - b), direct_subgroups: [...(v?.direct_subgroups ?? [])].sort((a, b) => a - b) };
 
-export const toSubscription = (s: Json): Subscription => ({ ...toChannel(s), color: s.color, is_muted: !!s.is_muted, pin_to_top: !!s.pin_to_top });
+export function toChannel(s: Json): Channel {
+  const c: Channel = {
+    stream_id: s.stream_id,
+    name: s.name,
+    description: s.description ?? "",
+    invite_only: !!s.invite_only,
+    is_web_public: !!s.is_web_public,
+    is_archived: !!s.is_archived,
+  };
+  for (const k of CHANNEL_PERMISSIONS) if (s[k] !== undefined && s[k] !== null) c[k] = toGroupSetting(s[k]);
+  return c;
+}
+
+/** A per-channel notification choice: true, false, or null (the person's general setting). */
+const choice = (v: unknown) => (typeof v === "boolean" ? v : null);
+
+export const toSubscription = (s: Json): Subscription => ({
+  ...toChannel(s),
+  color: s.color,
+  is_muted: !!s.is_muted,
+  pin_to_top: !!s.pin_to_top,
+  desktop_notifications: choice(s.desktop_notifications),
+  audible_notifications: choice(s.audible_notifications),
+  wildcard_mentions_notify: choice(s.wildcard_mentions_notify),
+});
 
 export const toGroup = (g: Json): UserGroup => ({ id: g.id, name: g.name, is_system_group: !!g.is_system_group, members: [...g.members].sort((a, b) => a - b), direct_subgroup_ids: [...g.direct_subgroup_ids].sort((a, b) => a - b) });
 
@@ -41,6 +76,16 @@ export const SETTING_NAMES = [
   "enable_drafts_synchronization",
   "send_private_typing_notifications",
   "send_stream_typing_notifications",
+  "enable_desktop_notifications",
+  "enable_sounds",
+  "notification_sound",
+  "wildcard_mentions_notify",
+  "enable_followed_topic_desktop_notifications",
+  "enable_followed_topic_audible_notifications",
+  "enable_followed_topic_wildcard_mentions_notify",
+  "enable_stream_desktop_notifications",
+  "enable_stream_audible_notifications",
+  "pm_content_in_desktop_notifications",
 ] as const;
 
 export const toStatus = (s: Json): UserStatus => {
@@ -54,6 +99,10 @@ export const toStatus = (s: Json): UserStatus => {
   if (s.away) out.away = true;
   return out;
 };
+
+/** Zulip's edit-history policy, or the older boolean it replaced. */
+const historyPolicy = (r: Json): string => r.realm_message_edit_history_visibility_policy ?? (r.realm_allow_edit_history === false ? "none" : "all");
+const limit = (v: unknown) => (typeof v === "number" ? v : null);
 
 function realmOf(r: Json): Realm {
   return {
@@ -74,6 +123,18 @@ function realmOf(r: Json): Realm {
     typing_started_wait_ms: r.server_typing_started_wait_period_milliseconds ?? 10_000,
     typing_stopped_wait_ms: r.server_typing_stopped_wait_period_milliseconds ?? 5_000,
     typing_expiry_ms: r.server_typing_started_expiry_period_milliseconds ?? 15_000,
+    allow_message_editing: r.realm_allow_message_editing !== false,
+    message_content_edit_limit_seconds: limit(r.realm_message_content_edit_limit_seconds),
+    message_content_delete_limit_seconds: limit(r.realm_message_content_delete_limit_seconds),
+    move_messages_within_stream_limit_seconds: limit(r.realm_move_messages_within_stream_limit_seconds),
+    move_messages_between_streams_limit_seconds: limit(r.realm_move_messages_between_streams_limit_seconds),
+    message_edit_history_visibility_policy: historyPolicy(r),
+    can_delete_any_message_group: toGroupSetting(r.realm_can_delete_any_message_group),
+    can_delete_own_message_group: toGroupSetting(r.realm_can_delete_own_message_group),
+    can_move_messages_between_channels_group: toGroupSetting(r.realm_can_move_messages_between_channels_group),
+    can_move_messages_between_topics_group: toGroupSetting(r.realm_can_move_messages_between_topics_group),
+    can_resolve_topics_group: toGroupSetting(r.realm_can_resolve_topics_group),
+    notification_sounds: r.user_settings?.available_notification_sounds ?? [],
   };
 }
 

@@ -17,7 +17,24 @@ export interface User {
   avatar_url: string | null;
 }
 
-export interface Channel {
+/**
+ * Who holds a permission: a user group's id, or an anonymous group of people and groups (Zulip's
+ * group-setting value).
+ */
+export type GroupSetting = number | { direct_members: number[]; direct_subgroups: number[] };
+
+/** The channel's permission settings the app reads to offer only what the server will allow. */
+export const CHANNEL_PERMISSIONS = [
+  "can_administer_channel_group",
+  "can_delete_any_message_group",
+  "can_delete_own_message_group",
+  "can_move_messages_out_of_channel_group",
+  "can_move_messages_within_channel_group",
+  "can_resolve_topics_group",
+] as const;
+export type ChannelPermission = (typeof CHANNEL_PERMISSIONS)[number];
+
+export interface Channel extends Partial<Record<ChannelPermission, GroupSetting>> {
   stream_id: number;
   name: string;
   description: string;
@@ -31,6 +48,10 @@ export interface Subscription extends Channel {
   color: string;
   is_muted: boolean;
   pin_to_top: boolean;
+  /** the person's own notification choices for the channel; null follows their general setting */
+  desktop_notifications: boolean | null;
+  audible_notifications: boolean | null;
+  wildcard_mentions_notify: boolean | null;
 }
 
 /** Where an unread message sits: a channel topic or a direct-message conversation (see dmKey). */
@@ -80,6 +101,21 @@ export interface Settings {
   enable_drafts_synchronization: boolean;
   send_private_typing_notifications: boolean;
   send_stream_typing_notifications: boolean;
+  /** desktop notifications for direct messages and mentions */
+  enable_desktop_notifications: boolean;
+  /** a sound for direct messages and mentions */
+  enable_sounds: boolean;
+  /** "none" turns every sound off */
+  notification_sound: string;
+  /** whether @all and @topic count as mentions for notifications */
+  wildcard_mentions_notify: boolean;
+  enable_followed_topic_desktop_notifications: boolean;
+  enable_followed_topic_audible_notifications: boolean;
+  enable_followed_topic_wildcard_mentions_notify: boolean;
+  /** every message in channels (each channel's own setting may say otherwise) */
+  enable_stream_desktop_notifications: boolean;
+  enable_stream_audible_notifications: boolean;
+  pm_content_in_desktop_notifications: boolean;
 }
 
 export interface Realm {
@@ -101,6 +137,21 @@ export interface Realm {
   typing_started_wait_ms: number;
   typing_stopped_wait_ms: number;
   typing_expiry_ms: number;
+  allow_message_editing: boolean;
+  /** null: no limit */
+  message_content_edit_limit_seconds: number | null;
+  message_content_delete_limit_seconds: number | null;
+  move_messages_within_stream_limit_seconds: number | null;
+  move_messages_between_streams_limit_seconds: number | null;
+  /** "all" edits and moves, only "moves", or "none" */
+  message_edit_history_visibility_policy: string;
+  can_delete_any_message_group: GroupSetting;
+  can_delete_own_message_group: GroupSetting;
+  can_move_messages_between_channels_group: GroupSetting;
+  can_move_messages_between_topics_group: GroupSetting;
+  can_resolve_topics_group: GroupSetting;
+  /** the sounds the server offers for notifications */
+  notification_sounds: string[];
 }
 
 export interface Reaction {
@@ -181,12 +232,20 @@ export interface Message {
   local_id?: string;
 }
 
+/** A search result's content and topic with the matches marked (the server's match_content, match_subject). */
+export interface Highlight {
+  content: string;
+  subject: string;
+}
+
 /** The messages of one view, contiguous: from `ids[0]` to the last, with whether the ends are reached. */
 export interface MessageList {
   narrow: Narrow;
   ids: number[];
   found_oldest: boolean;
   found_newest: boolean;
+  /** search results: the server's highlighted forms, by message id (dropped when the message changes) */
+  highlights?: Record<number, Highlight>;
 }
 
 export interface State {

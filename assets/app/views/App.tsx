@@ -13,6 +13,9 @@ import { showTitle, showUnreadInFavicon } from "../lib/favicon";
 import { topicText } from "./bits";
 import { ChannelList } from "./ChannelList";
 import { ConnectionBanner } from "./ConnectionBanner";
+import { DialogHost } from "./Dialog";
+import { NotificationBanner } from "./NotificationBanner";
+import { startShortcuts } from "../keyboard/shortcuts";
 import { DmList } from "./DmList";
 import { EmojiPickerHost } from "./emoji-picker-host";
 import { lazy } from "../lib/lazy";
@@ -58,6 +61,8 @@ function viewTitle(v: View): string {
       return `#${channels.value[n.stream_id]?.name ?? "channel"}`;
     case "topic":
       return `#${channels.value[n.stream_id]?.name ?? "channel"} › ${topicText(n.topic)}`;
+    case "search":
+      return "Search results";
   }
 }
 
@@ -100,6 +105,7 @@ export function App({ onRetry }: { onRetry(): void }) {
     setLeftOpen(false);
     setRightOpen(false);
   }, [v]);
+  useEffect(startShortcuts, []);
   useEffect(() => {
     if (!leftOpen && !rightOpen) return;
     const onKey = (e: KeyboardEvent) => {
@@ -119,7 +125,10 @@ export function App({ onRetry }: { onRetry(): void }) {
         Skip to the messages
       </a>
       <TopBar leftOpen={leftOpen} rightOpen={rightOpen} toggleLeft={() => (setLeftOpen(!leftOpen), setRightOpen(false))} toggleRight={() => (setRightOpen(!rightOpen), setLeftOpen(false))} />
-      <ConnectionBanner onRetry={onRetry} />
+      <div class="banners">
+        <ConnectionBanner onRetry={onRetry} />
+        <NotificationBanner />
+      </div>
       <div class="layout">
         <nav id="left-sidebar" class="left-sidebar" aria-label="Views, channels and conversations">
           <ViewsNav />
@@ -136,6 +145,7 @@ export function App({ onRetry }: { onRetry(): void }) {
       </div>
       <Lightbox />
       <EmojiPickerHost />
+      <DialogHost />
       <Notice />
     </div>
   );

@@ -3,7 +3,7 @@
  * arrows move between items, Escape closes and gives the focus back to the button.
  */
 import type { ComponentChildren, JSX } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { MoreIcon } from "./icons";
 
 export interface MenuItem {
@@ -11,6 +11,8 @@ export interface MenuItem {
   icon?: JSX.Element;
   /** a checked item in a group of choices */
   checked?: boolean;
+  /** an action that destroys something (shown apart, in red) */
+  danger?: boolean;
   onSelect(): void;
 }
 
@@ -29,14 +31,45 @@ export function MenuButton({ label, items, class: cls, children, alignEnd }: Pro
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
 
+  // the first item takes the focus as soon as the menu is drawn (a key pressed at once lands in it);
+  // a menu with no room below it (in its scrolled list, or the window) opens upwards when it fits there
+  useLayoutEffect(() => {
+    const el = menu.current;
+    if (!open || !el) return;
+    const box = el.getBoundingClientRect();
+    const clip = el.parentElement?.closest<HTMLElement>(".message-scroller, .left-sidebar, .right-sidebar, .main-pane")?.getBoundingClientRect();
+    const bottom = Math.min(innerHeight, clip?.bottom ?? innerHeight);
+    const top = Math.max(0, clip?.top ?? 0);
+    const anchor = button.current!.getBoundingClientRect();
+    const below = bottom - anchor.bottom - 8;
+    const above = anchor.top - top - 8;
+    if (box.height > below) {
+      const up = box.height <= above || above > below;
+      if (up) el.classList.add("menu-up");
+      // no room for all of it either way: it scrolls
+      const room = Math.max(120, up ? above : below);
+      if (box.height > room) Object.assign(el.style, { maxHeight: `${room}px`, overflowY: "auto" });
+    }
+    el.querySelector<HTMLElement>("[role^=menuitem]")?.focus({ preventScroll: true });
+  }, [open]);
   useEffect(() => {
     if (!open) return;
-    menu.current?.querySelector<HTMLElement>("[role^=menuitem]")?.focus();
     const outside = (e: PointerEvent) => {
       if (!menu.current?.contains(e.target as Node) && !button.current?.contains(e.target as Node)) setOpen(false);
     };
+    // Escape closes the menu wherever the focus is (the menu's own keys handle it inside)
+    const escape = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      e.preventDefault();
+      setOpen(false);
+      button.current?.focus();
+    };
     document.addEventListener("pointerdown", outside);
-    return () => document.removeEventListener("pointerdown", outside);
+    document.addEventListener("keydown", escape);
+    return () => {
+      document.removeEventListener("pointerdown", outside);
+      document.removeEventListener("keydown", escape);
+    };
   }, [open]);
 
   const close = (refocus: boolean) => {
@@ -83,7 +116,7 @@ export function MenuButton({ label, items, class: cls, children, alignEnd }: Pro
           {items().map((item) => (
             <button
               type="button"
-              class="menu-item"
+              class={`menu-item ${item.danger ? "danger" : ""}`}
               role={item.checked === undefined ? "menuitem" : "menuitemradio"}
               aria-checked={item.checked}
               onClick={() => {

@@ -21,6 +21,8 @@ import { MessageRow } from "./MessageRow";
 import { RecipientBar as Bar } from "./RecipientBar";
 import { memo } from "../lib/memo";
 import { ReadTracker } from "./reading";
+import { editing } from "./editing";
+import { scrollToSelected, select, selected } from "../keyboard/selection";
 import { around, newer, older, range, trimmed, type Window } from "./window";
 
 /** a bar draws again only when its conversation or day changed (layOut gives one object per conversation) */
@@ -114,12 +116,15 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || !target || !list) return;
-    if (target.scrollTo === "bottom") el.scrollTop = el.scrollHeight;
-    else {
+    if (target.scrollTo === "bottom") {
+      el.scrollTop = el.scrollHeight;
+      select(list.ids.at(-1) ?? null);
+    } else {
       const row = el.querySelector<HTMLElement>(`[data-message-id="${target.scrollTo}"]`);
       // the message a third of the way down, as Zulip places the one it opens at
       if (row) el.scrollTop = Math.max(0, el.scrollTop + row.getBoundingClientRect().top - el.getBoundingClientRect().top - el.clientHeight / 3);
       else el.scrollTop = el.scrollHeight;
+      select(row ? target.scrollTo : (list.ids.at(-1) ?? null));
     }
     onPositioned();
   }, [target, list]);
@@ -142,6 +147,38 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     const frame = requestAnimationFrame(() => moveNearEdge());
     return () => cancelAnimationFrame(frame);
   }, [blocks]);
+
+  // the keyboard moved the selection: bring the message into view, moving the window to it first when
+  // it is outside (Home, or a step past the window's edge); after the row-keeping above, so it wins
+  const scrollRequest = scrollToSelected.value;
+  const scrollPending = useRef<{ request: number; windowMoved: boolean } | null>(null);
+  /** the last keyboard request taken up (each is served once, not again when the rows change later) */
+  const scrollTaken = useRef(scrollRequest);
+  useLayoutEffect(() => {
+    if (scrollRequest !== scrollTaken.current) {
+      scrollTaken.current = scrollRequest;
+      scrollPending.current = { request: scrollRequest, windowMoved: false };
+    }
+    const pending = scrollPending.current;
+    if (!pending) return;
+    const id = selected.peek();
+    const row = scroller.current?.querySelector<HTMLElement>(`.message-row[data-message-id="${id}"]`);
+    if (row) {
+      scrollPending.current = null;
+      row.scrollIntoView({ block: "nearest" });
+      row.focus({ preventScroll: true });
+      return;
+    }
+    const ids = lists.peek()[key]?.ids ?? [];
+    if (id === null || pending.windowMoved || !ids.includes(id)) {
+      scrollPending.current = null;
+      return;
+    }
+    pending.windowMoved = true;
+    stick.current = false;
+    win.current = around(ids, id);
+    setMoved((n) => n + 1);
+  }, [scrollRequest, blocks]);
 
   /** Moves the window over loaded messages (true), or says there are none that way (false). */
   function move(how: "older" | "newer"): boolean {
@@ -204,6 +241,8 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
 
   function onClick(e: MouseEvent) {
     const t = e.target as HTMLElement;
+    const clickedRow = t.closest<HTMLElement>(".message-row[data-message-id]");
+    if (clickedRow) select(Number(clickedRow.dataset.messageId));
     const spoiler = t.closest<HTMLElement>(".spoiler-header");
     if (spoiler) return toggleSpoiler(spoiler);
     const image = t.closest<HTMLAnchorElement>(".message_inline_image a");
@@ -220,19 +259,29 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     }
   }
 
+  const sel = selected.value;
+  const editingId = editing.value?.id;
   const empty = list && shown.length === 0 && list.found_oldest && list.found_newest;
   return (
     <div ref={scroller} class="message-scroller" onScroll={onScroll} onClick={onClick} onKeyDown={onKeyDown} tabIndex={-1}>
       <div class="message-list" role="region" aria-busy={!list || loading !== null} aria-label="Messages">
         {list && !(list.found_oldest && start === 0) && <div class="list-edge">{loading === "older" ? "Loading older messages…" : ""}</div>}
-        {list?.found_oldest && start === 0 && shown.length > 0 && <div class="list-start">This is the beginning of the conversation.</div>}
+        {list?.found_oldest && start === 0 && shown.length > 0 && <div class="list-start">{narrow.kind === "search" ? "These are all the messages found." : "This is the beginning of the conversation."}</div>}
         {!list && <div class="list-loading">Loading messages…</div>}
-        {empty && <div class="list-empty">No messages here yet.</div>}
+        {empty && <div class="list-empty">{narrow.kind === "search" ? "No messages match this search." : "No messages here yet."}</div>}
         {blocks.map((b) => (
           <section class="message-block" key={b.key}>
-            <RecipientBar recipient={b.recipient} timestamp={b.timestamp} />
+            <RecipientBar recipient={b.recipient} timestamp={b.timestamp} subjectHtml={list?.highlights?.[b.rows[0]!.message.id]?.subject} />
             {b.rows.map((r) => (
-              <MessageRow key={r.message.local_id ?? r.message.id} m={r.message} showSender={r.showSender} pending={!!r.message.local_id} />
+              <MessageRow
+                key={r.message.local_id ?? r.message.id}
+                m={r.message}
+                showSender={r.showSender}
+                pending={!!r.message.local_id}
+                selected={sel === r.message.id}
+                editing={editingId === r.message.id}
+                highlight={list?.highlights?.[r.message.id]}
+              />
             ))}
           </section>
         ))}

@@ -51,11 +51,12 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
     }
     setTarget(null);
     let cancelled = false;
-    fetchMessages(narrow, near ?? "first_unread", 50, 50).then(
+    // a search opens at its newest results, as Zulip's does; other views at the first unread message
+    fetchMessages(narrow, near ?? (narrow.kind === "search" ? "newest" : "first_unread"), 50, 50).then(
       (answer) => {
         if (cancelled) return;
         update((s) => keepLists(messagesFetched(s, narrow, answer, "replace"), keep));
-        const firstUnread = answer.messages.find((m) => !m.flags.includes("read"));
+        const firstUnread = narrow.kind === "search" ? undefined : answer.messages.find((m) => !m.flags.includes("read"));
         const anchor = near ?? firstUnread?.id;
         setTarget({ scrollTo: anchor !== undefined && answer.messages.some((m) => m.id === anchor) ? anchor : "bottom" });
       },

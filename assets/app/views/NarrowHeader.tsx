@@ -3,9 +3,10 @@ import { flagNarrow, markAllRead, markChannelRead, markTopicRead } from "../api/
 import { dmTitle, keyIds } from "../state/people";
 import type { Narrow } from "../state/narrow";
 import { placeKey } from "../state/user-topics";
-import { channels, counts, me, subscriptions, users } from "../state/store";
+import { channels, counts, me, state, subscriptions, users } from "../state/store";
+import { termsText } from "../search/terms";
 import { ChannelMark, TopicName, topicText } from "./bits";
-import { AtIcon, ChatIcon, CheckIcon, ChevronIcon, FeedIcon, StarIcon } from "./icons";
+import { AtIcon, ChatIcon, CheckIcon, ChevronIcon, FeedIcon, SearchIcon, StarIcon } from "./icons";
 import { attempt, ChannelMenu, TopicMenu } from "./menus";
 
 function unreadIn(n: Narrow): number {
@@ -26,6 +27,8 @@ function unreadIn(n: Narrow): number {
       return c.byTopic[placeKey(n.stream_id, n.topic)] ?? 0;
     case "dm":
       return c.byDm[n.key] ?? 0;
+    case "search":
+      return 0;
   }
 }
 
@@ -38,6 +41,12 @@ function markRead(n: Narrow): Promise<unknown> {
 
 function Title({ narrow }: { narrow: Narrow }) {
   switch (narrow.kind) {
+    case "search":
+      return (
+        <>
+          <SearchIcon /> Search results <span class="title-query">{termsText({ ...state.peek()!, channels: channels.value, users: users.value }, narrow.terms)}</span>
+        </>
+      );
     case "feed":
     case "all":
       return <><FeedIcon /> Combined feed</>;

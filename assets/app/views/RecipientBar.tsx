@@ -8,7 +8,8 @@ import { ChannelMark, TopicName, topicText } from "./bits";
 import { ChevronIcon } from "./icons";
 import { TopicMenu } from "./menus";
 
-export function RecipientBar({ recipient, timestamp }: { recipient: Recipient; timestamp: number }) {
+/** `subjectHtml`: a search result's topic with its matches marked (the server's match_subject, escaped HTML). */
+export function RecipientBar({ recipient, timestamp, subjectHtml }: { recipient: Recipient; timestamp: number; subjectHtml?: string }) {
   const day = <span class="recipient-day">{formatDay(timestamp)}</span>;
   if (recipient.kind === "dm") {
     const ids = keyIds(recipient.key);
@@ -33,7 +34,7 @@ export function RecipientBar({ recipient, timestamp }: { recipient: Recipient; t
       </a>
       <ChevronIcon size={14} class="recipient-sep" />
       <a class="recipient-topic" href={hrefOf({ kind: "narrow", narrow: { kind: "topic", stream_id: recipient.stream_id, topic: recipient.topic } })}>
-        <TopicName topic={recipient.topic} />
+        {subjectHtml && recipient.topic !== "" ? <span dangerouslySetInnerHTML={{ __html: subjectHtml }} /> : <TopicName topic={recipient.topic} />}
       </a>
       <TopicMenu streamId={recipient.stream_id} topic={recipient.topic} displayName={topicText(recipient.topic)} />
       {day}

@@ -2,7 +2,10 @@
 import { updateSetting } from "../api/calls";
 import { hrefOf } from "../nav/router";
 import { me, realm, settings, users } from "../state/store";
-import { LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
+import { BellIcon, KeyboardIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
+import { openLazyDialog } from "./Dialog";
+import { SearchBar } from "./SearchBar";
+import { openKeyboardHelp } from "../keyboard/shortcuts";
 import { MenuButton, type MenuItem } from "./Menu";
 import { attempt } from "./menus";
 import { Avatar } from "./people-bits";
@@ -17,8 +20,14 @@ function personalItems(): MenuItem[] {
     { label: "Follow the system's theme", icon: <MonitorIcon size={16} />, checked: scheme === SCHEME.automatic, onSelect: choose(SCHEME.automatic) },
     { label: "Light theme", icon: <SunIcon size={16} />, checked: scheme === SCHEME.light, onSelect: choose(SCHEME.light) },
     { label: "Dark theme", icon: <MoonIcon size={16} />, checked: scheme === SCHEME.dark, onSelect: choose(SCHEME.dark) },
+    { label: "Notification settings", icon: <BellIcon size={16} />, onSelect: openNotificationSettings },
+    { label: "Keyboard shortcuts", icon: <KeyboardIcon size={16} />, onSelect: openKeyboardHelp },
     { label: "Log out", icon: <LogoutIcon size={16} />, onSelect: () => document.querySelector<HTMLFormElement>("#logout-form")?.submit() },
   ];
+}
+
+export function openNotificationSettings(): void {
+  openLazyDialog(() => import("./NotificationSettings").then((mod) => () => <mod.NotificationSettings />));
 }
 
 interface Props {
@@ -42,7 +51,7 @@ export function TopBar({ leftOpen, rightOpen, toggleLeft, toggleRight }: Props) 
         </svg>
         <span class="brand-name">{realm.value.name}</span>
       </a>
-      <span class="top-spacer" />
+      <SearchBar />
       <button type="button" class="icon-button toggle-right" aria-label="People" aria-expanded={rightOpen} aria-controls="right-sidebar" onClick={toggleRight}>
         <PeopleIcon />
       </button>

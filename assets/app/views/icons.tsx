@@ -33,3 +33,13 @@ export const MonitorIcon = (p: Props) => icon(<><rect x="3" y="4.5" width="18" h
 export const LogoutIcon = (p: Props) => icon(<><path d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4" /><path d="M10 16l-4-4 4-4M6 12h10" /></>, p);
 export const ChevronIcon = (p: Props) => icon(<path d="m9 6 6 6-6 6" />, p);
 export const UnreadIcon = (p: Props) => icon(<><path d="M4 6h16v12H4z" /><path d="m4 7 8 6 8-6" /></>, p);
+export const SearchIcon = (p: Props) => icon(<><circle cx="10.5" cy="10.5" r="6" /><path d="m15 15 5 5" /></>, p);
+export const EditIcon = (p: Props) => icon(<path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" />, p);
+export const TrashIcon = (p: Props) => icon(<><path d="M4 7h16M9.5 7V4.5h5V7M6.5 7l1 13h9l1-13" /><path d="M10 11v5M14 11v5" /></>, p);
+export const MoveIcon = (p: Props) => icon(<path d="M4 12h16M16 8l4 4-4 4M8 8l-4 4 4 4" />, p);
+export const LinkIcon = (p: Props) => icon(<><path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" /><path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" /></>, p);
+export const QuoteIcon = (p: Props) => icon(<path d="M5 17c2-1 3-3 3-6H5V6h5v5c0 4-2 6-5 7zM14 17c2-1 3-3 3-6h-3V6h5v5c0 4-2 6-5 7z" />, p);
+export const ReplyIcon = (p: Props) => icon(<path d="M10 8 5 12.5l5 4.5M5.5 12.5H14a5 5 0 0 1 5 5V19" />, p);
+export const HistoryIcon = (p: Props) => icon(<><path d="M4 12a8 8 0 1 0 2.4-5.7L4 8.5" /><path d="M4 4v4.5h4.5M12 8v4.5l3 1.5" /></>, p);
+export const BellIcon = (p: Props) => icon(<><path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" /><path d="M10 20.5a2 2 0 0 0 4 0" /></>, p);
+export const KeyboardIcon = (p: Props) => icon(<><rect x="3" y="6" width="18" height="12" rx="2" /><path d="M7 10h.01M11 10h.01M15 10h.01M7 14h10" /></>, p);

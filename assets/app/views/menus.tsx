@@ -6,6 +6,7 @@ import { subscriptions, userTopics } from "../state/store";
 import { CheckIcon, FollowIcon, MuteIcon, StarIcon } from "./icons";
 import { MenuButton, type MenuItem } from "./Menu";
 import { showNotice } from "./Notice";
+import { topicActions } from "./message-actions";
 
 /** Runs an action, telling the person when it failed. */
 export const attempt = (what: string, action: () => Promise<unknown>) => () =>
@@ -26,7 +27,7 @@ export function topicMenuItems(streamId: number, topic: string): MenuItem[] {
   } else {
     items.push({ label: "Mute topic", icon: <MuteIcon size={16} />, onSelect: set(POLICY.muted, "mute the topic") });
   }
-  return items;
+  return [...items, ...topicActions(streamId, topic)];
 }
 
 export function channelMenuItems(streamId: number): MenuItem[] {

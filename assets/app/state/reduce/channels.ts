@@ -1,13 +1,13 @@
 /** subscription and stream events: the channels the person sees and their own settings for them. */
-import { toChannel, toSubscription } from "../from-register";
-import type { Channel, State, Subscription } from "../types";
+import { toChannel, toGroupSetting, toSubscription } from "../from-register";
+import { CHANNEL_PERMISSIONS, type Channel, type State, type Subscription } from "../types";
 import { withKey, without } from "./records";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
 const CHANNEL_FIELDS = ["name", "description", "invite_only", "is_web_public", "is_archived"] as const;
-const SUBSCRIPTION_FIELDS = ["color", "is_muted", "pin_to_top"] as const;
+const SUBSCRIPTION_FIELDS = ["color", "is_muted", "pin_to_top", "desktop_notifications", "audible_notifications", "wildcard_mentions_notify"] as const;
 
 export function onSubscription(state: State, e: Json): State {
   switch (e.op) {
@@ -57,6 +57,7 @@ export function onStream(state: State, e: Json): State {
       return { ...state, channels: without(state.channels, ...ids), subscriptions: without(state.subscriptions, ...ids) };
     }
     case "update": {
+      if ((CHANNEL_PERMISSIONS as readonly string[]).includes(e.property)) return updateChannel(state, e.stream_id, { [e.property]: toGroupSetting(e.value) });
       if (!(CHANNEL_FIELDS as readonly string[]).includes(e.property)) return state;
       return updateChannel(state, e.stream_id, { [e.property]: e.value });
     }

@@ -1,5 +1,5 @@
 /** Keeping the views' message lists right as messages arrive, move and go. */
-import { matches } from "../narrow";
+import { isLocal, matches } from "../narrow";
 import type { Message, MessageList, State } from "../types";
 import { addSorted, removeIds } from "./records";
 
@@ -18,6 +18,8 @@ function covers(list: MessageList, id: number): boolean {
 export function placeInLists(state: State, changed: readonly Message[]): State["lists"] {
   let lists = state.lists;
   for (const [key, list] of Object.entries(state.lists)) {
+    // a search the app cannot judge keeps what the server found
+    if (!isLocal(list.narrow)) continue;
     let ids = list.ids;
     for (const m of changed) {
       const belongs = matches(state, list.narrow, m);
@@ -45,5 +47,17 @@ export function pruneMessages(state: State): State["messages"] {
   if (Object.keys(state.messages).length === kept.size) return state.messages;
   const out: State["messages"] = {};
   for (const id of kept) if (state.messages[id]) out[id] = state.messages[id]!;
+  return out;
+}
+
+/** Lists without the search highlights of `ids` (the messages changed). */
+export function dropHighlights(lists: State["lists"], ids: readonly number[]): State["lists"] {
+  let out = lists;
+  for (const [key, list] of Object.entries(lists)) {
+    if (!list.highlights || !ids.some((id) => id in list.highlights!)) continue;
+    const highlights = { ...list.highlights };
+    for (const id of ids) delete highlights[id];
+    out = { ...out, [key]: { ...list, highlights } };
+  }
   return out;
 }

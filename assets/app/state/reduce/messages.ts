@@ -2,9 +2,9 @@
 import { isMentioned } from "../narrow";
 import { messageDmKey } from "../people";
 import type { Message, Place, State } from "../types";
-import { dropFromLists, placeInLists } from "./lists";
+import { dropFromLists, dropHighlights, placeInLists } from "./lists";
 import { addSorted, removeIds, withKey, without } from "./records";
-import { noteTopic } from "./topics";
+import { forgetTopic, noteTopic } from "./topics";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -82,12 +82,16 @@ function move(state: State, e: Json): State {
   }
   let next: State = { ...state, messages, unread: { ...state.unread, messages: unread } };
   next.lists = placeInLists(next, moved);
+  // every message of the topic went: it leaves its channel's topic list
+  if (e.propagate_mode === "change_all") next = forgetTopic(next, e.stream_id, e.orig_subject);
   return noteTopic(next, streamId, topic ?? e.orig_subject, Math.max(...ids));
 }
 
 export function onUpdateMessage(state: State, e: Json): State {
   let next = editContent(state, e);
   if (e.new_stream_id !== undefined || e.subject !== undefined) next = move(next, e);
+  // a search result's highlighted form no longer matches what it says
+  if (!e.rendering_only) next = { ...next, lists: dropHighlights(next.lists, e.message_ids ?? [e.message_id]) };
   return next;
 }
 

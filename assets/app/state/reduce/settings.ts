@@ -1,5 +1,5 @@
 /** user_settings, user_topic, user_group and realm events. */
-import { realmEmojiOf, SETTING_NAMES, toGroup } from "../from-register";
+import { realmEmojiOf, SETTING_NAMES, toGroup, toGroupSetting } from "../from-register";
 import type { Realm, State } from "../types";
 import { placeKey } from "../user-topics";
 import { withKey, without } from "./records";
@@ -57,12 +57,32 @@ const REALM_FIELDS: Record<string, keyof Realm> = {
   presence_disabled: "presence_disabled",
   empty_topic_display_name: "empty_topic_display_name",
   enable_guest_user_indicator: "enable_guest_user_indicator",
+  allow_message_editing: "allow_message_editing",
+  message_content_edit_limit_seconds: "message_content_edit_limit_seconds",
+  message_content_delete_limit_seconds: "message_content_delete_limit_seconds",
+  move_messages_within_stream_limit_seconds: "move_messages_within_stream_limit_seconds",
+  move_messages_between_streams_limit_seconds: "move_messages_between_streams_limit_seconds",
+  message_edit_history_visibility_policy: "message_edit_history_visibility_policy",
 };
+
+/** Organization permissions (group settings) the app reads. */
+const REALM_GROUPS = [
+  "can_delete_any_message_group",
+  "can_delete_own_message_group",
+  "can_move_messages_between_channels_group",
+  "can_move_messages_between_topics_group",
+  "can_resolve_topics_group",
+] as const;
 
 export function onRealm(state: State, e: Json): State {
   const patch: Partial<Realm> = {};
   const data: Record<string, unknown> = e.op === "update" ? { [e.property]: e.value } : e.op === "update_dict" ? e.data : {};
   for (const [k, v] of Object.entries(data)) if (REALM_FIELDS[k]) (patch as Json)[REALM_FIELDS[k]] = v;
+  for (const k of REALM_GROUPS) if (data[k] !== undefined) patch[k] = toGroupSetting(data[k]);
+  // the older boolean, from a server that does not send the policy with it
+  if (typeof data.allow_edit_history === "boolean" && data.message_edit_history_visibility_policy === undefined) {
+    patch.message_edit_history_visibility_policy = data.allow_edit_history ? "all" : "none";
+  }
   if (typeof data.icon_url === "string") patch.icon_url = data.icon_url;
   return Object.keys(patch).length ? { ...state, realm: { ...state.realm, ...patch } } : state;
 }

@@ -14,3 +14,12 @@ export function noteTopic(state: State, streamId: number, topic: string, id: num
   const topics = at < 0 ? [...rest, entry] : [...rest.slice(0, at), entry, ...rest.slice(at)];
   return { ...state, topics: { ...state.topics, [streamId]: topics } };
 }
+
+/** `topic` has no messages left in its channel (all of them moved away): it leaves the channel's list. */
+export function forgetTopic(state: State, streamId: number, topic: string | undefined): State {
+  const list = state.topics[streamId];
+  if (!list || topic === undefined) return state;
+  const lower = topic.toLowerCase();
+  const rest = list.filter((t) => t.name.toLowerCase() !== lower);
+  return rest.length === list.length ? state : { ...state, topics: { ...state.topics, [streamId]: rest } };
+}

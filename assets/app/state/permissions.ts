@@ -1,0 +1,105 @@
+/**
+ * What the person may do to a message or a topic, by the organization's and the channel's settings
+ * from /register, so the app offers only what the server will allow (the server still decides; its
+ * refusal is shown when the two disagree). The rules follow Zulip's (message_edit.ts, settings_data.ts)
+ * and Parley's server (src/domain/channel-permissions.ts): groups through their subgroups, moderators
+ * free of the time limits for moves, archived channels closed to changes.
+ */
+import { groupHasMember } from "./people";
+import type { Channel, ChannelPermission, GroupSetting, Message, State } from "./types";
+
+const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
+
+const role = (state: State) => state.users[state.me]?.role ?? ROLE.member;
+export const isGuest = (state: State) => role(state) >= ROLE.guest;
+export const isModerator = (state: State) => role(state) <= ROLE.moderator;
+const isAdmin = (state: State) => role(state) <= ROLE.admin;
+
+/** Whether the person is in a group setting (a group, through its subgroups, or an anonymous group). */
+export function holds(state: State, setting: GroupSetting | undefined): boolean {
+  if (setting === undefined) return false;
+  if (typeof setting === "number") return groupHasMember(state.groups, setting, state.me);
+  return setting.direct_members.includes(state.me) || setting.direct_subgroups.some((g) => groupHasMember(state.groups, g, state.me));
+}
+
+/** Channel settings that never include guests (Zulip's allow_everyone_group=False). */
+const WITHOUT_GUESTS = new Set<ChannelPermission>(["can_administer_channel_group"]);
+
+function inChannelSetting(state: State, ch: Channel | undefined, setting: ChannelPermission): boolean {
+  if (!ch || (WITHOUT_GUESTS.has(setting) && isGuest(state))) return false;
+  return holds(state, ch[setting]);
+}
+
+/** Whether the person reads the channel's messages (subscribed, or a public channel for a member). */
+function hasContentAccess(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  if (!ch) return false;
+  return ch.is_web_public || !!state.subscriptions[streamId] || (!ch.invite_only && !isGuest(state));
+}
+
+const canAdminister = (state: State, ch: Channel | undefined) => isAdmin(state) || inChannelSetting(state, ch, "can_administer_channel_group");
+
+/** May move messages between the topics of this channel (no time limit considered). */
+export function canMoveWithin(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  if (!ch || ch.is_archived) return false;
+  return holds(state, state.realm.can_move_messages_between_topics_group) || canAdminister(state, ch) || inChannelSetting(state, ch, "can_move_messages_within_channel_group");
+}
+
+/** May move messages out of this channel into another (no time limit considered). */
+export function canMoveOut(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  if (!ch || ch.is_archived) return false;
+  const realmAllows = !isGuest(state) && holds(state, state.realm.can_move_messages_between_channels_group);
+  return realmAllows || canAdminister(state, ch) || inChannelSetting(state, ch, "can_move_messages_out_of_channel_group");
+}
+
+/** May mark this channel's topics resolved or unresolved. */
+export function canResolve(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  if (!ch || ch.is_archived) return false;
+  return holds(state, state.realm.can_resolve_topics_group) || inChannelSetting(state, ch, "can_resolve_topics_group");
+}
+
+/** Within a limit in seconds since `sentAt` (null: no limit). */
+const within = (limit: number | null, sentAt: number, now: number) => limit === null || now - sentAt <= limit;
+
+const isArchivedChannel = (state: State, m: Message) => m.type === "stream" && !!state.channels[m.stream_id!]?.is_archived;
+
+/** May change the message's text: their own, editing allowed, within the organization's limit. */
+export function canEditContent(state: State, m: Message, now: number): boolean {
+  if (m.local_id || m.sender_id !== state.me || !state.realm.allow_message_editing || isArchivedChannel(state, m)) return false;
+  return within(state.realm.message_content_edit_limit_seconds, m.timestamp, now);
+}
+
+/** May move this message to another topic of its channel (rename the topic from it). */
+export function canEditTopic(state: State, m: Message, now: number): boolean {
+  if (m.local_id || m.type !== "stream" || !canMoveWithin(state, m.stream_id!)) return false;
+  return isModerator(state) || within(state.realm.move_messages_within_stream_limit_seconds, m.timestamp, now);
+}
+
+/** May move this message to another channel. */
+export function canMoveChannel(state: State, m: Message, now: number): boolean {
+  if (m.local_id || m.type !== "stream" || !canMoveOut(state, m.stream_id!)) return false;
+  return isModerator(state) || within(state.realm.move_messages_between_streams_limit_seconds, m.timestamp, now);
+}
+
+/** May delete the message: anyone's through the delete-any groups; one's own through the delete-own groups, in time. */
+export function canDelete(state: State, m: Message, now: number): boolean {
+  if (m.local_id || isArchivedChannel(state, m)) return false;
+  const ch = m.type === "stream" ? state.channels[m.stream_id!] : undefined;
+  const access = m.type !== "stream" || hasContentAccess(state, m.stream_id!);
+  if (holds(state, state.realm.can_delete_any_message_group)) return true;
+  if (ch && access && inChannelSetting(state, ch, "can_delete_any_message_group")) return true;
+  if (m.sender_id !== state.me) return false;
+  const mayDeleteOwn = holds(state, state.realm.can_delete_own_message_group) || (!!ch && access && inChannelSetting(state, ch, "can_delete_own_message_group"));
+  return mayDeleteOwn && within(state.realm.message_content_delete_limit_seconds, m.timestamp, now);
+}
+
+/** Whether the message's edit history may be shown: it changed, in a way the organization lets people see. */
+export function canViewHistory(state: State, m: Message): boolean {
+  const policy = state.realm.message_edit_history_visibility_policy;
+  if (policy === "none" || m.local_id) return false;
+  if (policy === "moves") return m.last_moved_timestamp !== undefined;
+  return m.last_edit_timestamp !== undefined || m.last_moved_timestamp !== undefined;
+}
