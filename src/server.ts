@@ -7,6 +7,7 @@ import { webRoutes } from "./routes/web";
 import { uploadFileRoutes } from "./routes/upload-files";
 import { joinRoutes } from "./routes/join";
 import { emojiDataRoutes } from "./routes/emoji-data";
+import { zulipImageRoutes } from "./routes/zulip-images";
 import { healthRoutes } from "./routes/health";
 import { metricsRoutes, requestMetricsFor } from "./routes/metrics";
 import { errorStatus } from "./http/request-metrics";
@@ -75,6 +76,7 @@ export function createServer(app: App) {
     .use(api)
     .use(webRoutes(app))
     .use(emojiDataRoutes())
+    .use(zulipImageRoutes())
     .use(joinRoutes(app))
     .use(healthRoutes(app));
   // metrics on the main port unless [metrics] port gives them a listener of their own (createMetricsServer)

@@ -100,3 +100,24 @@ describe("server_emoji_data_url and Zulip's emoji data document", () => {
     }
   });
 });
+
+describe("images Zulip's HTML names by fixed paths", () => {
+  test("the :zulip: emoji a rendered message points at is a PNG served without credentials (zulip-flutter's kZulipEmojiUrl decodes it)", async () => {
+    const { rendered } = (await s.users.hamlet.client.post("/messages/render", { content: ":zulip:" })).success();
+    const src = /<img[^>]* src="([^"]+)"/.exec(rendered)?.[1];
+    expect(src).toBe("/static/generated/emoji/images/emoji/unicode/zulip.png");
+    const res = await get(`http://parley.test${src}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]); // the PNG signature
+    expect(bytes.length).toBeGreaterThan(100);
+  });
+
+  test("the placeholder of a thumbnail still being made is an SVG image", async () => {
+    const res = await get("http://parley.test/static/images/loading/loader-black.svg");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await res.text()).toStartWith("<svg ");
+  });
+});

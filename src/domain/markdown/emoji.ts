@@ -5,7 +5,7 @@ import { escapeAttr, escapeText } from "./escape";
 import { envOf, pushHtml } from "./html-token";
 import type { RenderContext } from "./types";
 
-const ZULIP_EMOJI_URL = "/static/generated/emoji/images/emoji/unicode/zulip.png";
+export const ZULIP_EMOJI_URL = "/static/generated/emoji/images/emoji/unicode/zulip.png";
 
 /** Zulip's span for a Unicode emoji; `name` is the name as written (or the canonical one). */
 export function unicodeEmojiHtml(code: string, name: string): string {

@@ -5,7 +5,7 @@ import { attr, envOf } from "./html-token";
 import type { LinkMeta } from "./links";
 import type { RenderContext } from "./types";
 
-const SPINNER_URL = "/static/images/loading/loader-black.svg";
+export const SPINNER_URL = "/static/images/loading/loader-black.svg";
 
 function imgHtml(href: string, pathId: string, ctx: RenderContext): string {
   const info = ctx.uploadedImage?.(pathId);

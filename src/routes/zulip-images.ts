@@ -1,0 +1,21 @@
+import { Elysia } from "elysia";
+import zulipEmojiPath from "../../assets/app/images/zulip-emoji.png" with { type: "file" };
+import loaderSvg from "../../assets/app/images/loader.svg" with { type: "text" };
+import { ZULIP_EMOJI_URL } from "../domain/markdown/emoji";
+import { SPINNER_URL } from "../domain/markdown/previews";
+
+// Zulip's fixed paths: the `:zulip:` emoji (zulip_extra_emoji), which Markdown and the apps use as is,
+// and the placeholder of an image whose thumbnail is still being made. Neither path carries a hash, so
+// clients revalidate after a day. The mobile app decodes the emoji itself, hence a real PNG (of Parley's
+// logo), not the SVG.
+const CACHE = "public, max-age=86400";
+let zulipEmoji: Uint8Array<ArrayBuffer> | null = null;
+
+/** The images Zulip's HTML and apps name by fixed paths, embedded in the executable. No credentials needed. */
+export const zulipImageRoutes = () =>
+  new Elysia({ name: "zulip-images" })
+    .get(ZULIP_EMOJI_URL, async () => {
+      zulipEmoji ??= new Uint8Array(await Bun.file(zulipEmojiPath).arrayBuffer());
+      return new Response(zulipEmoji, { headers: { "content-type": "image/png", "cache-control": CACHE } });
+    })
+    .get(SPINNER_URL, () => new Response(loaderSvg, { headers: { "content-type": "image/svg+xml", "cache-control": CACHE } }));
