@@ -1,5 +1,5 @@
 import { nowSecs, reloadGroups, reloadRealm, type App } from "../app";
-import { REALM_GROUP_SETTING_DEFAULTS } from "../domain/realm-settings";
+import { REALM_GROUP_SETTING_DEFAULTS, REALM_PROPERTY_DEFAULTS } from "../domain/realm-settings";
 import { NOBODY_GROUP, ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { badRequest } from "../errors";
 import { addSubgroups, insertGroup } from "../store/groups";
@@ -29,7 +29,10 @@ export async function createOrganization(app: App, input: NewOrganization): Prom
     for (let i = 0; i + 1 < SYSTEM_GROUPS.length; i++) {
       await addSubgroups(sql, ids.get(SYSTEM_GROUPS[i]!.name)!, [ids.get(SYSTEM_GROUPS[i + 1]!.name)!]);
     }
-    const settings = Object.fromEntries(Object.entries(REALM_GROUP_SETTING_DEFAULTS).map(([k, g]) => [k, ids.get(g)!]));
+    const settings: Record<string, unknown> = Object.fromEntries(Object.entries(REALM_GROUP_SETTING_DEFAULTS).map(([k, g]) => [k, ids.get(g)!]));
+    // Zulip's do_create_realm: a closed organization (joining needs an invitation, the default) starts
+    // with read receipts on. Stored, so that the default of organizations made before stays off.
+    settings.enable_read_receipts = REALM_PROPERTY_DEFAULTS.invite_required;
     await updateRealm(sql, realmId, { settings: JSON.stringify(settings) });
   });
   await reloadRealm(app);

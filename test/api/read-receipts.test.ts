@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { createChannel } from "../helpers/channels";
 import { sendDm, sendStream } from "../helpers/messages";
 import { startServer, type CastName, type TestServer } from "../helpers/server";
+import { reloadRealm } from "../../src/app";
 
 let s: TestServer;
 let denmark = 0;
@@ -20,6 +21,25 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 beforeEach(() => setRealm(true));
+
+describe("the organization's enable_read_receipts", () => {
+  test("a new organization starts with it on, as Zulip does for one that needs invitations; one made before it was stored keeps Zulip's model default, off", async () => {
+    const fresh = await startServer();
+    try {
+      expect((await fresh.users.hamlet.client.post("/register", { fetch_event_types: ["realm"] })).success().realm_enable_read_receipts).toBe(true);
+      const row = (await fresh.app.db.get<{ settings: string }>("SELECT settings FROM realm"))!;
+      expect(JSON.parse(row.settings)).toMatchObject({ enable_read_receipts: true });
+      // an organization whose stored settings predate it (an older data dir) reads the default
+      const older = JSON.parse(row.settings);
+      delete older.enable_read_receipts;
+      await fresh.app.db.run("UPDATE realm SET settings = ?", [JSON.stringify(older)]);
+      await reloadRealm(fresh.app); // as a start on that data dir reads it
+      expect((await fresh.users.hamlet.client.post("/register", { fetch_event_types: ["realm"] })).success().realm_enable_read_receipts).toBe(false);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
 
 describe("GET /messages/{message_id}/read_receipts", () => {
   test("lists the users who marked the message read, by id, without its sender", async () => {

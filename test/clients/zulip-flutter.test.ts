@@ -130,7 +130,7 @@ describe("zulip-flutter registers its event queue", () => {
     expect(snap.ignored_parameters_unsupported).toEqual(["idle_queue_timeout"]);
     // InitialSnapshot.realmWildcardMentionPolicy: deprecated in Zulip 10, still sent; administrators by default
     expect(snap.realm_wildcard_mention_policy).toBe(5);
-    expect(snap.realm_enable_read_receipts).toBe(false);
+    expect(snap.realm_enable_read_receipts).toBe(true); // a new, invitation-only organization, as Zulip makes it
     expect(snap.realm_icon_url).toBe((await connection(null).get("server_settings")).success().realm_icon);
     expect(snap.user_settings).toMatchObject({ presence_enabled: true, display_emoji_reaction_users: true });
     expect(snap.subscriptions.map((c: any) => c.name)).toEqual(["Denmark"]);
@@ -298,14 +298,15 @@ describe("zulip-flutter reads and writes messages", () => {
     expect(fetched.message.submessages.map((m: any) => JSON.parse(m.content).type ?? "widget")).toEqual(["widget", "vote"]);
   });
 
-  test("getReadReceipts decodes as GetReadReceiptsResult once the organization turns read receipts on", async () => {
+  test("getReadReceipts decodes as GetReadReceiptsResult when the organization has read receipts on (a new one does)", async () => {
     const id = await sendToDenmark("receipts", "did you see this?");
+    (await s.users.desdemona.client.patch("/realm", { enable_read_receipts: false })).success();
     (await app.get(`messages/${id}/read_receipts`)).error("Read receipts are disabled in this organization.");
     (await s.users.desdemona.client.patch("/realm", { enable_read_receipts: true })).success();
     (await s.users.othello.client.post("/messages/flags", { messages: [id], op: "add", flag: "read" })).success();
     expect(decoded(F.GetReadReceiptsResult, await app.get(`messages/${id}/read_receipts`)).user_ids).toEqual([s.users.othello.id]);
-    const [realmEvent] = (await pollEvents()).filter((e) => e.type === "realm");
-    expect(realmEvent).toMatchObject({ op: "update", property: "enable_read_receipts", value: true });
+    const realmEvents = (await pollEvents()).filter((e) => e.type === "realm");
+    expect(realmEvents.map((e) => [e.op, e.property, e.value])).toEqual([["update", "enable_read_receipts", false], ["update", "enable_read_receipts", true]]);
   });
 
   test("uploadFile gives UploadFileResult, and getFileTemporaryUrl a url", async () => {
