@@ -1,5 +1,3 @@
-import type { App } from "../../app";
-import type { UserRow } from "../../store/users";
 import { realmState } from "./realm";
 import { realmUserState } from "./realm-user";
 import { realmBotState } from "./bots";
@@ -23,22 +21,11 @@ import { draftsState } from "./drafts";
 import { savedSnippetsState } from "./saved-snippets";
 import { linkifiersState, realmFiltersState } from "./linkifiers";
 import * as misc from "./misc";
+import type { StateFetcher } from "./options";
+
+export type { StateFetcher, StateOptions } from "./options";
 import { scheduledMessagesState } from "./scheduled-messages";
 
-export interface StateOptions {
-  applyMarkdown: boolean;
-  clientGravatar: boolean;
-  allPublicStreams: boolean | undefined;
-  includeSubscribers: boolean;
-  slimPresence: boolean;
-  /** presence_history_limit_days (default 14) */
-  presenceHistoryLimitDays?: number;
-  clientCapabilities: Record<string, boolean>;
-  /** a request without credentials (public access): `me` is an anonymous guest with id 0 */
-  spectator?: boolean;
-}
-
-export type StateFetcher = (app: App, me: UserRow, opts: StateOptions) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 /**
  * Initial state for /register, keyed by the event type that asks for it (fetch_event_types).

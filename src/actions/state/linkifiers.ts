@@ -1,7 +1,7 @@
 import type { App } from "../../app";
 import type { UserRow } from "../../store/users";
 import { linkifierList } from "../linkifiers";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 /** `realm_linkifiers` initial state: empty unless the client declared the linkifier_url_template capability. */
 export async function linkifiersState(app: App, _me: UserRow, opts: StateOptions) {

@@ -7,7 +7,7 @@ import { listUserSubscriptionRows } from "../../store/subscriptions";
 import { listUserTopics } from "../../store/user-topics";
 import { isTopicMuted, VISIBILITY } from "../../domain/user-topics";
 import { emptyTopicName } from "../messages/render";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 /** Zulip's MAX_UNREAD_MESSAGES: /register reports at most this many unread messages. */
 export const MAX_UNREAD_MESSAGES = 50_000;

@@ -1,7 +1,7 @@
 import { nowSecs, type App } from "../../app";
 import type { UserRow } from "../../store/users";
 import { realmPresence } from "../presence";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 /** `presence` initial state: presences (format per slim_presence), presence_last_update_id, server_timestamp. */
 export async function presenceState(app: App, me: UserRow, opts: StateOptions) {

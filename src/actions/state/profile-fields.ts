@@ -2,7 +2,7 @@ import type { App } from "../../app";
 import type { UserRow } from "../../store/users";
 import { FIELD_TYPES, withoutPronounsType } from "../../domain/profile-fields";
 import { listProfileFields } from "../profile-fields";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 /**
  * `custom_profile_fields` initial state: the fields and the field types. A client that declared

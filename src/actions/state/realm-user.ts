@@ -5,7 +5,7 @@ import { emailHost } from "../email-visibility";
 import { listUsers, type UserRow } from "../../store/users";
 import { profileDataOf } from "../profile-fields";
 import { accessibleUserIds } from "../user-access";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 /**
  * `realm_user` initial state: the users the caller may see (with custom profile data), and the caller's

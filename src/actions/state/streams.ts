@@ -5,7 +5,7 @@ import { hasMetadataAccess } from "../../domain/channel-permissions";
 import { listStreams } from "../../store/streams";
 import { listSubscribedStreamIds } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 /** `stream` initial state: every channel the user may know of (archived ones with the capability). */
 export async function streamState(app: App, me: UserRow, opts: StateOptions) {

@@ -9,7 +9,7 @@ import { readableBySpectators } from "../../domain/channel-permissions";
 import { listStreams, type StreamRow } from "../../store/streams";
 import { listUserSubscriptionRows, mapSubscriberIds, type SubscriptionRow } from "../../store/subscriptions";
 import type { UserRow } from "../../store/users";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 /**
  * `subscription` initial state: the user's subscriptions, the channels they left (still visible)

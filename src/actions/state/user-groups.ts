@@ -2,7 +2,7 @@ import { realmOf, type App } from "../../app";
 import { listNamedGroups } from "../../store/groups";
 import type { UserRow } from "../../store/users";
 import { serializeGroups } from "../user-groups";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 /** `realm_user_groups` initial state: named groups (deactivated ones only with include_deactivated_groups). */
 export async function userGroupState(app: App, _me: UserRow, opts: StateOptions) {

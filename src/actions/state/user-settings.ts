@@ -8,7 +8,7 @@ import {
 } from "../../domain/user-settings";
 import type { UserRow } from "../../store/users";
 import { realmUserDefaults } from "../settings";
-import type { StateOptions } from ".";
+import type { StateOptions } from "./options";
 
 const sounds = () => [...NOTIFICATION_SOUNDS];
 

@@ -3,7 +3,7 @@ import type { UserRow } from "../../store/users";
 import { displayTopic } from "../../domain/topic";
 import { emptyTopicName } from "../messages/render";
 import { mutedTopicsOf, userTopicsOf } from "../user-topics";
-import type { StateOptions } from "./index";
+import type { StateOptions } from "./options";
 
 /** `user_topic` initial state; the empty topic by its display name for clients without empty_topic_name. */
 export async function userTopicState(app: App, me: UserRow, opts: StateOptions) {
