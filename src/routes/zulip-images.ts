@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import zulipEmojiPath from "../../assets/app/images/zulip-emoji.png" with { type: "file" };
-import loaderSvg from "../../assets/app/images/loader.svg" with { type: "text" };
+import zulipEmojiPath from "../../assets/images/zulip-emoji.png" with { type: "file" };
+import loaderSvg from "../../assets/images/loader-black.svg" with { type: "text" };
 import { ZULIP_EMOJI_URL } from "../domain/markdown/emoji";
 import { SPINNER_URL } from "../domain/markdown/previews";
 

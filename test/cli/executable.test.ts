@@ -201,7 +201,7 @@ describe("the single executable", () => {
       const emojiData = (await (await fetch(registered.server_emoji_data_url)).json()) as any;
       expect(emojiData.code_to_names["1f44d"]).toEqual(["+1", "thumbs_up", "like"]);
       const zulipEmoji = await fetch(`${base}/static/generated/emoji/images/emoji/unicode/zulip.png`);
-      expect([zulipEmoji.status, zulipEmoji.headers.get("content-type"), (await zulipEmoji.arrayBuffer()).byteLength]).toEqual([200, "image/png", statSync(join(ROOT, "assets/app/images/zulip-emoji.png")).size]);
+      expect([zulipEmoji.status, zulipEmoji.headers.get("content-type"), (await zulipEmoji.arrayBuffer()).byteLength]).toEqual([200, "image/png", statSync(join(ROOT, "assets/images/zulip-emoji.png")).size]);
 
       // backup while serving (the snapshot thread is embedded too), and restore
       const archive = join(root, "exe-backup.tar.gz");
