@@ -14,12 +14,12 @@ import {
   updateUser,
   type UserRow,
 } from "../store/users";
+import { BOT_TYPE, checkBotCreationPolicy } from "./bot-permissions";
 import { deactivateUser } from "./deactivation";
 import { canAdminUser } from "./user-access";
 import { botAdministrators, createUser, streamNames } from "./users";
 import { changeFullName, changeUserRole, isLastOwner } from "./user-updates";
 
-export const BOT_TYPE = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3, embedded: 4 } as const;
 const SUPPORTED_BOT_TYPES: number[] = [BOT_TYPE.generic, BOT_TYPE.incomingWebhook];
 
 /** The host part of bot emails: the server's external URL's host name. */
@@ -29,17 +29,6 @@ export function botDomain(app: App): string {
   } catch {
     return "parley.localhost";
   }
-}
-
-/** Zulip's check_bot_creation_policy: administrators, can_create_bots_group, or write-only bots for can_create_write_only_bots_group. */
-export function checkBotCreationPolicy(app: App, actor: UserRow, botType: number) {
-  if (isAdmin(actor.role)) return;
-  const s = realmOf(app).settings;
-  if (!isGuest(actor.role) && !actor.is_bot) {
-    if (app.groups.settingIncludes(s.can_create_bots_group, actor.id)) return;
-    if (botType === BOT_TYPE.incomingWebhook && app.groups.settingIncludes(s.can_create_write_only_bots_group, actor.id)) return;
-  }
-  throw badRequest("Insufficient permission");
 }
 
 /** A default channel named by the caller: "" clears it; a private channel needs a subscription. */

@@ -7,7 +7,7 @@ import { deleteValuesOf } from "../store/profile-fields";
 import { deleteMessagesByIds, listMessageHolders, listSentMessages, type ContentKind, type SentMessageRow } from "../store/user-content";
 import { countActiveUsers, deleteSessionsOf, findActiveUserByFullName, findUserById, listActiveUserIds, listBotsOwnedBy, updateUser, type UserRow } from "../store/users";
 import { avatarUrl } from "../domain/user-format";
-import { checkBotCreationPolicy } from "./bots";
+import { checkBotCreationPolicy } from "./bot-permissions";
 import { publishPeerEventsForMember, publishSettingEventsForMember } from "./activation-events";
 import { sendEmail } from "./mail";
 import { accessUserById, guestsSeeEveryone, usersWhoCanAccess } from "./user-access";

@@ -11,10 +11,10 @@ import {
   type FieldRow,
 } from "../domain/profile-fields";
 import { isAdmin } from "../domain/roles";
-import type { ProfileData } from "../domain/user-format";
 import { adminRequired, badRequest } from "../errors";
-import { countSummaryFields, deleteField, deleteValue, findField, findFieldByName, insertField, listFields, listValuesOf, setValue, updateField } from "../store/profile-fields";
+import { countSummaryFields, deleteField, deleteValue, findField, findFieldByName, insertField, listFields, setValue, updateField } from "../store/profile-fields";
 import { listActiveUserIds, listUsersByIds, type UserRow } from "../store/users";
+import { profileDataOf } from "./profile-data";
 import { usersWhoCanAccess } from "./user-access";
 
 /** GET /realm/profile_fields: every field, in display order. */
@@ -135,18 +135,6 @@ async function notifyFields(app: App) {
   const realm = realmOf(app);
   const fields = await listProfileFields(app);
   app.events.publish({ type: "custom_profile_fields", fields }, await listActiveUserIds(app.db, realm.id));
-}
-
-/** The profile_data of these users (all users when "all"): one query. */
-export async function profileDataOf(app: App, userIds: number[] | "all"): Promise<Map<number, ProfileData>> {
-  const rows = await listValuesOf(app.db, userIds, realmOf(app).id);
-  const out = new Map<number, ProfileData>();
-  for (const r of rows) {
-    let data = out.get(r.user_id);
-    if (!data) out.set(r.user_id, (data = {}));
-    data[String(r.field_id)] = r.rendered_value !== null ? { value: r.value, rendered_value: r.rendered_value } : { value: r.value };
-  }
-  return out;
 }
 
 export interface ProfileDataItem {

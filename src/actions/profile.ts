@@ -1,7 +1,7 @@
 import type { App } from "../app";
 import { userDict } from "../domain/user-format";
 import { maxMessageIdOf, type UserRow } from "../store/users";
-import { profileDataOf } from "./profile-fields";
+import { profileDataOf } from "./profile-data";
 
 /** GET /users/me: the caller's own user object, with their custom profile data and newest message id. */
 export async function ownProfile(app: App, me: UserRow) {

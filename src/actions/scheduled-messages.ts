@@ -167,4 +167,3 @@ export async function deleteScheduledMessage(app: App, me: UserRow, id: number):
   publishChange(app, me.id, { op: "remove", scheduled_message_id: id });
 }
 
-export { deliverDueScheduledMessages } from "./scheduled-delivery";

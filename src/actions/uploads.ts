@@ -9,7 +9,6 @@ import {
   findAttachmentById,
   findAttachmentByPath,
   insertAttachment,
-  listAttachmentsByPaths,
   listPendingThumbnails,
   listUnreferencedAttachments,
   realmUploadSpace,
@@ -25,8 +24,8 @@ import { newPathId, sanitizeFilename, uploadUrl } from "../uploads/paths";
 import { uploadsOf } from "../uploads/runtime";
 import { TEMPORARY_URL_TTL_SECS } from "../uploads/signed-url";
 import { CappedWriter } from "../uploads/storage";
-import { BadImageError, formatName, generateThumbnails, pickThumbnail, probeImage, THUMBNAIL_FORMATS, type ImageInfo } from "../uploads/thumbnails";
-import type { UploadedImageInfo } from "../domain/markdown/types";
+import { BadImageError, generateThumbnails, pickThumbnail, probeImage, type ImageInfo } from "../uploads/thumbnails";
+import { rerenderForAttachment } from "./messages/rerender";
 import { applyAttachmentEffects, attachmentDict, canAccessAttachment, removeAttachments } from "./attachments";
 
 const MIB = 1024 * 1024;
@@ -52,7 +51,7 @@ export async function startUploads(app: App): Promise<void> {
   if (!rerendering.has(app)) {
     rerendering.add(app);
     // The messages showing a finished (or failed) image are rendered again (rendering-only update_message).
-    onThumbnailsReady(app, async (id) => (await import("./messages/edit")).rerenderForAttachment(app, id));
+    onThumbnailsReady(app, (id) => rerenderForAttachment(app, id));
   }
   await uploadsOf(app).ready;
   for (const a of await listPendingThumbnails(app.db)) queueThumbnails(app, a.id);
@@ -318,26 +317,3 @@ export async function deleteUnreferencedUploads(app: App): Promise<number> {
 /** Re-reads an attachment by path id. */
 export const findAttachment = (app: App, pathId: string) => findAttachmentByPath(app.db, pathId);
 
-/**
- * What the Markdown renderer needs for Zulip's image previews (RenderContext.uploadedImage), for
- * the uploaded images among `pathIds`: dimensions, type, and the default thumbnail once it exists
- * (Zulip's get_default_thumbnail_url: the first format matching the image's animated-ness).
- * Images whose thumbnailing failed (corrupt, too large) are left out, as Zulip shows no preview.
- */
-export async function uploadedImages(app: App, pathIds: string[], sql: Sql = app.db): Promise<Map<string, UploadedImageInfo>> {
-  const out = new Map<string, UploadedImageInfo>();
-  for (const a of await listAttachmentsByPaths(sql, realmOf(app).id, pathIds)) {
-    if (a.thumbnail_state !== "pending" && a.thumbnail_state !== "done") continue;
-    const animated = (a.frames ?? 1) > 1;
-    const names: string[] = a.thumbnail_state === "done" && a.thumbnails ? JSON.parse(a.thumbnails) : [];
-    const format = THUMBNAIL_FORMATS.find((f) => f.animated === animated);
-    const name = format && names.includes(formatName(format)) ? formatName(format) : undefined;
-    out.set(a.path_id, {
-      originalDimensions: `${a.original_width}x${a.original_height}`,
-      contentType: a.content_type ?? undefined,
-      thumbnailUrl: name ? `/user_uploads/thumbnail/${uploadUrl(a.path_id).slice("/user_uploads/".length)}/${name}` : undefined,
-      animated,
-    });
-  }
-  return out;
-}

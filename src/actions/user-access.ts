@@ -4,7 +4,7 @@ import { canSeeDeliveryEmail, EMAIL_VISIBILITY, emailVisibilityOf, userDict } fr
 import { badRequest } from "../errors";
 import { mapSubscriberIds } from "../store/subscriptions";
 import { findUserById, listAccessibleUserIds, listActiveUserIds, listActiveUserIdsWithRoles, listUsers, listUsersByIds, type UserRow } from "../store/users";
-import { profileDataOf } from "./profile-fields";
+import { profileDataOf } from "./profile-data";
 
 /**
  * Who may see whom. Everyone sees everyone unless the organization's can_access_all_users_group

@@ -24,7 +24,7 @@ import { listDefaultStreamIds, listStreamsByIds } from "../store/streams";
 import { listSubscribedStreamIds, mapUsedColors, upsertSubscriptions } from "../store/subscriptions";
 import { pickColor } from "../domain/stream-colors";
 import { apiEmailFor, emailHost } from "./email-visibility";
-import { profileDataOf } from "./profile-fields";
+import { profileDataOf } from "./profile-data";
 import { publishSubscriptionAdds } from "./subscriptions";
 import { accessibleUserIds, canAccessUser, splitByEmailAccess, usersWhoCanAccess } from "./user-access";
 

@@ -1,7 +1,7 @@
 import type { App } from "../app";
 import type { Job } from "./loop";
 import { deleteExpiredSessionsNow } from "../actions/sessions";
-import { deliverDueScheduledMessages } from "../actions/scheduled-messages";
+import { deliverDueScheduledMessages } from "../actions/scheduled-delivery";
 import { deleteUnreferencedUploads } from "../actions/uploads";
 import { expireTusUploads } from "../actions/tus";
 import { deleteStaleInvites } from "../actions/invites";

@@ -1,4 +1,5 @@
 import { changedRows, type Sql } from "./db";
+import { chunked } from "./chunks";
 import { coverUnreadBelowFloor } from "./unread-floors";
 
 export interface MessageRow {
@@ -25,12 +26,6 @@ export interface MessageRow {
 export type NewMessage = Omit<MessageRow, "id" | "last_edit_time" | "last_moved_time" | "edit_history">;
 
 const qs = (n: number) => Array(n).fill("?").join(",");
-const CHUNK = 500;
-export function chunked<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 const INSERT_MESSAGE = `INSERT INTO messages (realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content,
   date_sent, client, has_attachment, has_image, has_link, is_me_message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;

@@ -1,5 +1,5 @@
 import type { Sql } from "./db";
-import { chunked } from "./messages";
+import { chunked } from "./chunks";
 
 export interface ReactionRow {
   message_id: number;

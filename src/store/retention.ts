@@ -1,5 +1,5 @@
 import type { Sql } from "./db";
-import { chunked } from "./messages";
+import { chunked } from "./chunks";
 
 /** What deleting a message needs to know to announce it. */
 export interface ExpiringMessage {

@@ -1,6 +1,6 @@
 import type { InValue } from "@libsql/client";
 import type { Sql } from "./db";
-import { chunked } from "./messages";
+import { chunked } from "./chunks";
 
 /**
  * A user's unread messages are the unread rows from their unread floor on (the tail, scanned through

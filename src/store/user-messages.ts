@@ -1,6 +1,6 @@
 import type { InValue } from "@libsql/client";
 import type { Sql } from "./db";
-import { chunked } from "./messages";
+import { chunked } from "./chunks";
 import { tightenRanges, findUnreadFloor, IN_RANGES, IN_RANGES_WHERE, unreadIdsSql } from "./unread-floors";
 
 const qs = (n: number) => Array(n).fill("?").join(",");

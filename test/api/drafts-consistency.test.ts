@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { startServer, type CastName } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { checkSequences, follow, type Slice } from "../helpers/consistency";
-import { deliverDueScheduledMessages } from "../../src/actions/scheduled-messages";
+import { deliverDueScheduledMessages } from "../../src/actions/scheduled-delivery";
 
 const PEOPLE = ["hamlet", "othello"] as const;
 type Person = (typeof PEOPLE)[number];

@@ -3,7 +3,7 @@ import { startServer, type CastName, type TestServer } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { makeUser } from "../helpers/people";
 import { registerQueue } from "../helpers/messages";
-import { deliverDueScheduledMessages } from "../../src/actions/scheduled-messages";
+import { deliverDueScheduledMessages } from "../../src/actions/scheduled-delivery";
 import { FLAG } from "../../src/domain/flags";
 import { closeApp } from "../../src/app";
 

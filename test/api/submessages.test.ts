@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, CAST, type CastName, type TestServer } from "../helpers/server";
-import { deliverDueScheduledMessages } from "../../src/actions/scheduled-messages";
+import { deliverDueScheduledMessages } from "../../src/actions/scheduled-delivery";
 import { createChannel } from "../helpers/channels";
 import { queueEvents, registerQueue, sendDm, sendStream } from "../helpers/messages";
 import {

@@ -19,7 +19,7 @@ import { CAST, startServer, type CastName, type TestServer } from "../helpers/se
 import { checkSequences } from "../helpers/consistency";
 import { createChannel } from "../helpers/channels";
 import { makePng } from "../helpers/uploads";
-import { deliverDueScheduledMessages } from "../../src/actions/scheduled-messages";
+import { deliverDueScheduledMessages } from "../../src/actions/scheduled-delivery";
 import { REGISTER_PARAMS } from "../../assets/app/state/register-params";
 import { fromRegister } from "../../assets/app/state/from-register";
 import { applyEvent } from "../../assets/app/state/apply-event";

@@ -7,7 +7,7 @@ import { loadDirectory, realmEmojiUrl, type Directory } from "./directory";
 import { emptyTopicNameOf, normalizeContent } from "../../domain/topic";
 import { badRequest } from "../../errors";
 import { uploadPathsIn } from "../../uploads/paths";
-import { uploadedImages } from "../uploads";
+import { uploadedImages } from "../uploaded-images";
 import { linkifierList } from "../linkifiers";
 
 /** The organization's name for the empty topic (realm_empty_topic_display_name). */

@@ -28,7 +28,7 @@ import { isGuest } from "../../domain/roles";
 import { loadDirectory, type Directory, type DirectoryUser } from "./directory";
 import { writeMessage } from "./writer";
 import { loadTopicLinkifiers, messageDict, NOTHING_ATTACHED, withUnknownSender, type Attached } from "./format";
-import { rerenderMessages } from "./edit";
+import { rerenderMessages } from "./rerender";
 import { emptyTopicName, hasAlertWord, render } from "./render";
 import { alertWordsOf } from "../alert-words";
 import { publishUserTopic } from "../user-topics";

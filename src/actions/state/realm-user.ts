@@ -3,7 +3,7 @@ import { isAdmin, isGuest, isModerator, isOwner } from "../../domain/roles";
 import { avatarUrl, canSeeDeliveryEmail, inaccessibleUserDict, userDict } from "../../domain/user-format";
 import { emailHost } from "../email-visibility";
 import { listUsers, type UserRow } from "../../store/users";
-import { profileDataOf } from "../profile-fields";
+import { profileDataOf } from "../profile-data";
 import { accessibleUserIds } from "../user-access";
 import type { StateOptions } from "./options";
 
