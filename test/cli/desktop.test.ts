@@ -22,9 +22,11 @@ function desktopSession() {
   writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\necho "$1" >> ${opened}\n`, { mode: 0o755 });
   // bun test sets NODE_ENV=test, which never opens a browser
   const env = { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ":99", NODE_ENV: undefined, PARLEY_DATA_DIR: undefined } as Record<string, string | undefined>;
-  const openedUrls = async () => {
-    for (let i = 0; i < 100 && !existsSync(opened); i++) await Bun.sleep(20);
-    return existsSync(opened) ? readFileSync(opened, "utf8").trim().split("\n") : [];
+  // the URLs opened so far, once `count` of them are written whole (the opener's shell creates the file before it writes the line)
+  const lines = () => (existsSync(opened) ? readFileSync(opened, "utf8").split("\n").slice(0, -1) : []);
+  const openedUrls = async (count = 1) => {
+    for (let i = 0; i < 100 && lines().length < count; i++) await Bun.sleep(20);
+    return lines();
   };
   return { env, opened, openedUrls };
 }
@@ -95,7 +97,7 @@ describe("parley with no arguments (desktop mode)", () => {
       const second = runParley(["--port", String(freePort())], { cwd, env: d.env });
       expect(second.code).toBe(1);
       expect(second.err).toContain(`another Parley (process ${first.proc.pid}, serving ${first.base}) is already using the data dir ${join(cwd, "parley-data")}`);
-      expect(await d.openedUrls()).toEqual([first.base, first.base]);
+      expect(await d.openedUrls(2)).toEqual([first.base, first.base]);
     } finally {
       expect(await first.stop()).toBe(0);
     }
