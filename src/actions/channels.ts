@@ -9,6 +9,7 @@ import {
   retentionDaysValue,
 } from "./channel-create";
 import { formatStream, formatStreams, loadAudience, metadataAudience, renderDescription } from "./channel-data";
+import { accessBotById } from "./bots";
 import { publishDefaultStreams } from "./default-streams";
 import { groupSettingApiValue, systemGroupId, updateGroupSetting } from "./group-settings";
 import { postChannelNotice } from "./channel-notices";
@@ -102,6 +103,18 @@ export async function listChannels(app: App, me: UserRow, input: ListStreamsInpu
 export async function getChannel(app: App, me: UserRow, streamId: number) {
   const { stream } = await accessChannelById(app, me, streamId, { requireContentAccess: false, allowArchived: true });
   return formatStream(app, app.db, stream);
+}
+
+/**
+ * GET /streams/{stream_id}/email_address (Zulip's get_stream_email_address). Parley has no incoming-email
+ * gateway, so the address is "" as Zulip answers when EMAIL_GATEWAY_PATTERN is empty; the channel and the
+ * sender are still checked as Zulip does: the caller may read the channel, and `sender_id` is the caller or
+ * a bot they administer (Zulip's access_bot_by_id).
+ */
+export async function channelEmailAddress(app: App, me: UserRow, streamId: number, senderId: number | undefined): Promise<string> {
+  await accessChannelById(app, me, streamId);
+  if (senderId !== undefined && senderId !== me.id) await accessBotById(app, me, senderId);
+  return "";
 }
 
 /** GET /get_stream_id */

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
-import { archiveChannel, getChannel, getChannelId, listChannels, listChannelTopics, updateChannel } from "../actions/channels";
+import { archiveChannel, channelEmailAddress, getChannel, getChannelId, listChannels, listChannelTopics, updateChannel } from "../actions/channels";
 import { channelSubscribers } from "../actions/subscriptions";
 import { TOPICS_POLICIES } from "../domain/channel-format";
 import { GroupSettingUpdateSchema } from "../domain/group-setting";
@@ -36,6 +36,7 @@ const ListArgs = t.Object({
 });
 
 const GetStreamIdArgs = t.Object({ stream: t.String() });
+const EmailAddressArgs = t.Object({ sender_id: t.Optional(t.Integer()) });
 const StreamTopicsArgs = t.Object({ allow_empty_topic_name: t.Boolean({ default: false }) });
 
 export const channelRoutes = (app: App) =>
@@ -60,6 +61,14 @@ export const channelRoutes = (app: App) =>
       { auth: true },
     )
     .get("/streams/:stream_id", async ({ args, me, params }) => args.success({ stream: await getChannel(app, me, pathInt(params.stream_id, "stream_id")) }), { auth: true })
+    .get(
+      "/streams/:stream_id/email_address",
+      async ({ args, me, params }) => {
+        const { sender_id } = args.read(EmailAddressArgs);
+        return args.success({ email: await channelEmailAddress(app, me, pathInt(params.stream_id, "stream_id"), sender_id) });
+      },
+      { auth: true },
+    )
     .patch(
       "/streams/:stream_id",
       async ({ args, me, params }) => {

@@ -261,6 +261,19 @@ describe("zulip-terminal reads and writes", () => {
     expect(topics).toEqual(expect.arrayContaining(["history", "greetings", "castle"]));
   });
 
+  test("the stream info popup's get_stream_email_address (Model._fetch_stream_email_from_endpoint) reads `email`: \"\" as Zulip without an email gateway, and the channel and sender checked", async () => {
+    expect(await call("GET", `streams/${denmark}/email_address`).then((r) => r.success())).toEqual({ result: "success", msg: "", email: "" });
+    // Zulip's sender_id: the caller, or a bot they administer
+    expect((await call("GET", `streams/${denmark}/email_address`, { sender_id: me.id })).success().email).toBe("");
+    const bot = (await call("POST", "bots", { full_name: "Mailer", short_name: "mailer" })).success();
+    expect((await call("GET", `streams/${denmark}/email_address`, { sender_id: bot.user_id })).success().email).toBe("");
+    (await call("GET", `streams/${denmark}/email_address`, { sender_id: s.users.othello.id })).error("No such bot");
+    // a private channel the caller is not in, and one that does not exist: Zulip's "Invalid channel ID"
+    const secret = await createChannel(s, "hamlet", "Elsinore vault", { invite_only: true });
+    (await call("GET", `streams/${secret}/email_address`)).error("Invalid channel ID");
+    (await call("GET", "streams/99999/email_address")).error("Invalid channel ID");
+  });
+
   test("send_typing_status_by_user_ids ({to, op}) works, and typing events carry the sender's email", async () => {
     await pollEvents();
     (await call("POST", "typing", { to: [s.users.othello.id], op: "start" })).success();
