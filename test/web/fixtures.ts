@@ -3,7 +3,7 @@
  * (4 is the reader; 7 a guest, 8 an administrator, 9 a moderator), Zulip's system groups and default
  * organization permissions.
  */
-import type { State } from "../../assets/app/state/types";
+import type { Message, State } from "../../assets/app/state/types";
 
 export function sampleState(): State {
   const user = (user_id: number, full_name: string) => ({ user_id, full_name, email: `${user_id}@example.com`, is_bot: false, is_active: true, role: 400, timezone: "", avatar_url: null });
@@ -95,5 +95,26 @@ export function sampleState(): State {
     realm_emoji: {},
     drafts: {},
     scheduled: {},
+  };
+}
+
+/** A channel message from Othello (user 5) in #general (12) › lunch, as the server sends it; `over` changes any field. */
+export function sampleMessage(over: Partial<Message> = {}): Message {
+  return {
+    id: 42,
+    sender_id: 5,
+    sender_full_name: "Othello, the Moor of Venice",
+    sender_email: "5@example.com",
+    timestamp: 1_700_000_000,
+    type: "stream",
+    stream_id: 12,
+    subject: "lunch",
+    display_recipient: "general",
+    content: "<p>hi</p>",
+    flags: [],
+    reactions: [],
+    submessages: [],
+    is_me_message: false,
+    ...over,
   };
 }

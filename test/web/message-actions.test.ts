@@ -9,29 +9,12 @@ import { canDelete, canEditContent, canEditTopic, canMoveChannel, canMoveOut, ca
 import { applyEvent } from "../../assets/app/state/apply-event";
 import { topicsFetched } from "../../assets/app/state/fetched";
 import type { Message, State } from "../../assets/app/state/types";
-import { sampleState } from "./fixtures";
+import { sampleMessage, sampleState } from "./fixtures";
 
 const NOW = 1_700_000_000;
 
-function message(over: Partial<Message> = {}): Message {
-  return {
-    id: 42,
-    sender_id: 4,
-    sender_full_name: "King Hamlet",
-    sender_email: "4@example.com",
-    timestamp: NOW - 60,
-    type: "stream",
-    stream_id: 12,
-    subject: "lunch",
-    display_recipient: "general",
-    content: "<p>hi</p>",
-    flags: [],
-    reactions: [],
-    submessages: [],
-    is_me_message: false,
-    ...over,
-  };
-}
+const message = (over: Partial<Message> = {}) =>
+  sampleMessage({ sender_id: 4, sender_full_name: "King Hamlet", sender_email: "4@example.com", timestamp: NOW - 60, ...over });
 
 /** The sample state as someone else (7 guest, 8 administrator, 9 moderator, 5 member). */
 const as = (me: number, change: (s: State) => State = (s) => s): State => change({ ...sampleState(), me });

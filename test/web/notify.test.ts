@@ -2,27 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { alertFor, notificationText, plainText } from "../../assets/app/notify/decide";
 import type { Message, State } from "../../assets/app/state/types";
-import { sampleState } from "./fixtures";
+import { sampleMessage, sampleState } from "./fixtures";
 
-function message(over: Partial<Message> = {}): Message {
-  return {
-    id: 42,
-    sender_id: 5,
-    sender_full_name: "Othello, the Moor of Venice",
-    sender_email: "5@example.com",
-    timestamp: 1_700_000_000,
-    type: "stream",
-    stream_id: 12,
-    subject: "lunch",
-    display_recipient: "general",
-    content: "<p>hi</p>",
-    flags: [],
-    reactions: [],
-    submessages: [],
-    is_me_message: false,
-    ...over,
-  };
-}
+const message = (over: Partial<Message> = {}) => sampleMessage(over);
 
 const dm = (over: Partial<Message> = {}) => message({ type: "private", stream_id: undefined, subject: "", display_recipient: [{ id: 4, email: "", full_name: "" }, { id: 5, email: "", full_name: "" }], ...over });
 const event = (m: Message, flags: string[] = []) => ({ type: "message", message: m, flags });

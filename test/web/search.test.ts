@@ -7,30 +7,12 @@ import { apiNarrow, isLocal, matches, narrowKey, type Narrow, type Term } from "
 import { messagesFetched } from "../../assets/app/state/fetched";
 import { applyEvent } from "../../assets/app/state/apply-event";
 import type { Message } from "../../assets/app/state/types";
-import { sampleState } from "./fixtures";
+import { sampleMessage, sampleState } from "./fixtures";
 
 const state = sampleState();
 const search = (...terms: Term[]): Narrow => ({ kind: "search", terms });
 
-function message(over: Partial<Message>): Message {
-  return {
-    id: 100,
-    sender_id: 5,
-    sender_full_name: "Othello, the Moor of Venice",
-    sender_email: "5@example.com",
-    timestamp: 1_700_000_000,
-    type: "stream",
-    stream_id: 12,
-    subject: "lunch",
-    display_recipient: "general",
-    content: "<p>hi</p>",
-    flags: [],
-    reactions: [],
-    submessages: [],
-    is_me_message: false,
-    ...over,
-  };
-}
+const message = (over: Partial<Message>) => sampleMessage({ id: 100, ...over });
 
 describe("reading a query", () => {
   test("operators become terms and the other words one free-text term, in order; quotes and + keep spaces in an operand", () => {
