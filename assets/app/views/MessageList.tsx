@@ -46,7 +46,27 @@ function pendingMessage(p: Pending, myId: number, myName: string): Message {
 export interface ListTarget {
   /** the message to bring into view when the list opens, or the bottom */
   scrollTo: number | "bottom";
+  /** where its top goes, in pixels below the top of the list (a third of the way down when not said) */
+  offset?: number;
+  /** the message to select, when it is not `scrollTo` */
+  select?: number | null;
 }
+
+/**
+ * Where the person left each view (the row at the top of the list, how far down it was, the selected
+ * message), so returning to a view still in memory puts them back there; a view left at its bottom is
+ * not kept, and opens at its bottom (with whatever arrived meanwhile).
+ */
+const positions = new Map<string, { id: number; offset: number; selected: number | null }>();
+
+/** Where the person left the view, as a target to open it at (the bottom when they left it there). */
+export function returnTarget(key: string): ListTarget {
+  const p = positions.get(key);
+  return p ? { scrollTo: p.id, offset: p.offset, select: p.selected } : { scrollTo: "bottom" };
+}
+
+/** Forgets every view's place (the lists themselves were forgotten). */
+export const forgetPositions = () => positions.clear();
 
 interface Props {
   narrow: Narrow;
@@ -121,13 +141,25 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
       select(list.ids.at(-1) ?? null);
     } else {
       const row = el.querySelector<HTMLElement>(`[data-message-id="${target.scrollTo}"]`);
-      // the message a third of the way down, as Zulip places the one it opens at
-      if (row) el.scrollTop = Math.max(0, el.scrollTop + row.getBoundingClientRect().top - el.getBoundingClientRect().top - el.clientHeight / 3);
+      // the message a third of the way down, as Zulip places the one it opens at (or where it was left)
+      if (row) el.scrollTop = Math.max(0, el.scrollTop + row.getBoundingClientRect().top - el.getBoundingClientRect().top - (target.offset ?? el.clientHeight / 3));
       else el.scrollTop = el.scrollHeight;
-      select(row ? target.scrollTo : (list.ids.at(-1) ?? null));
+      const keep = target.select != null && list.ids.includes(target.select) ? target.select : null;
+      select(row ? (keep ?? target.scrollTo) : (list.ids.at(-1) ?? null));
     }
     onPositioned();
   }, [target, list]);
+
+  // leaving the view: note where the person was, for coming back (see `positions`)
+  useLayoutEffect(
+    () => () => {
+      const el = scroller.current;
+      const top = topRow(el);
+      if (!el || stick.current || !top || Number(top.id) >= Number.MAX_SAFE_INTEGER) positions.delete(key);
+      else positions.set(key, { id: Number(top.id), offset: top.top - el.getBoundingClientRect().top, selected: selected.peek() });
+    },
+    [key],
+  );
 
   // after rows came or went (older messages above, the window moved, a message edited), the row the
   // person was looking at goes back to where it was; at the bottom, the list stays at the bottom

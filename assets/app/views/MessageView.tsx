@@ -1,7 +1,7 @@
 /**
  * A message view (a narrow): its header, its messages and the compose box. Opening it fetches the
  * messages around the first unread one (`anchor=first_unread`) or around a linked message (`near`),
- * unless the view's list is already known and current.
+ * unless the view's list is already known and current: then it opens where the person left it.
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { fetchMessages, flagNarrow } from "../api/calls";
@@ -12,7 +12,7 @@ import { lists, update } from "../state/store";
 import { ComposeBox } from "../compose/ComposeBox";
 import { DropZone } from "../compose/DropZone";
 import { TypingNotice } from "./TypingNotice";
-import { MessageList, type ListTarget } from "./MessageList";
+import { forgetPositions, MessageList, returnTarget, type ListTarget } from "./MessageList";
 import { NarrowHeader } from "./NarrowHeader";
 import { ViewContext, type ViewActions } from "./message-actions";
 import { showNotice } from "./Notice";
@@ -29,8 +29,11 @@ function remember(key: string): string[] {
   return [...recentKeys, "all"];
 }
 
-/** Forgets every list (the state was rebuilt after the event queue was lost). */
-export const forgetViews = () => (recentKeys.length = 0);
+/** Forgets every list and where the person was in it (the state was rebuilt after the event queue was lost). */
+export function forgetViews() {
+  recentKeys.length = 0;
+  forgetPositions();
+}
 
 export function MessageView({ narrow, near }: { narrow: Narrow; near?: number }) {
   const key = narrowKey(narrow);
@@ -46,7 +49,8 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
     const cached = lists.peek()[key];
     if (cached?.found_newest && near === undefined) {
       update((s) => keepLists(s, keep));
-      setTarget({ scrollTo: "bottom" });
+      // back where the person left it
+      setTarget(returnTarget(key));
       return;
     }
     setTarget(null);
