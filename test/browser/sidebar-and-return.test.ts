@@ -34,7 +34,7 @@ const policyOf = async (who: CastName, topic: string) =>
 const topRow = (page: Page) =>
   page.locator(".message-scroller").evaluate((el) => {
     const edge = el.getBoundingClientRect().top;
-    const row = [...el.querySelectorAll<HTMLElement>(".message-row[data-message-id]")].find((r) => r.getBoundingClientRect().bottom > edge)!;
+    const row = Array.from(el.querySelectorAll<HTMLElement>(".message-row[data-message-id]")).find((r) => r.getBoundingClientRect().bottom > edge)!;
     return { text: row.querySelector(".message-content")!.textContent, offset: Math.round(row.getBoundingClientRect().top - edge) };
   });
 
@@ -51,7 +51,7 @@ describe("coming back to a view, and the sidebar's menus", () => {
     expect(left.text).not.toBe("Entry 120");
     // (two rows below the top one)
     const pickedId = await scroller.evaluate((el) => {
-      const rows = [...el.querySelectorAll<HTMLElement>(".message-row[data-message-id]")];
+      const rows = Array.from(el.querySelectorAll<HTMLElement>(".message-row[data-message-id]"));
       return rows[rows.findIndex((r) => r.getBoundingClientRect().bottom > el.getBoundingClientRect().top) + 2]!.dataset.messageId;
     });
     const picked = page.locator(`.message-row[data-message-id="${pickedId}"]`);
@@ -80,6 +80,97 @@ describe("coming back to a view, and the sidebar's menus", () => {
     await page.waitForTimeout(300);
     expect(await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
     await eventually(() => isRead("hamlet", fresh), true);
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("a topic whose messages were all deleted or moved away leaves the channel's topic list; one whose newest was deleted moves down to its older ones", async () => {
+    const fleeting = await send("othello", design, "fleeting", "Here and gone.");
+    await send("othello", design, "lasting", "The first word.");
+    await send("othello", design, "middle", "In between.");
+    const lastWord = await send("othello", design, "lasting", "The last word.");
+    const wandering = await send("othello", design, "wandering", "Where am I?");
+    const { page, errors } = await open();
+    await logIn(page, "hamlet", `/#narrow/channel/${design}-design`);
+    const topics = () => page.locator(".topic-list .topic-row .nav-label").allTextContents();
+    await eventually(topics, ["wandering", "lasting", "middle", "fleeting", "channel events"]);
+
+    // iago (an administrator) deletes the only message of one topic, and the newest of another
+    (await suite.s.users.iago.client.delete(`/messages/${fleeting}`)).success();
+    await eventually(topics, ["wandering", "lasting", "middle", "channel events"]);
+    (await suite.s.users.iago.client.delete(`/messages/${lastWord}`)).success();
+    await eventually(topics, ["wandering", "middle", "lasting", "channel events"]);
+    // othello moves his one message of a topic to another topic, on its own
+    (await suite.s.users.othello.client.patch(`/messages/${wandering}`, { topic: "settled", propagate_mode: "change_one" })).success();
+    await eventually(topics, ["settled", "middle", "lasting", "channel events"]);
+    // the server's topics say the same
+    const stored = (await suite.s.users.hamlet.client.get(`/users/me/${design}/topics`)).success().topics.map((t: { name: string }) => t.name);
+    expect(stored).toEqual(["settled", "middle", "lasting", "channel events"]);
+    expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("the menus of a topic and a channel mark them read, follow and unfollow, mute and unmute; the Inbox marks everything read", async () => {
+    await send("cordelia", general, "elsewhere", "Nothing to see.");
+    const a = [await send("cordelia", general, "menu a", "First of A."), await send("cordelia", general, "menu a", "Second of A.")];
+    const b = await send("cordelia", general, "menu b", "Only B.");
+    const sketch = await send("cordelia", design, "sketches", "A sketch.");
+    const { page, errors } = await open();
+    await logIn(page, "hamlet", "/" + topicHash(general, "general", "elsewhere"));
+    await row(page, "Nothing to see.").waitFor();
+    const topicRow = (name: string) => page.locator(".topic-list .topic-row", { hasText: name });
+    const topicMenu = async (name: string, item: string) => {
+      await topicRow(name).hover();
+      await topicRow(name).getByRole("button", { name: `Topic actions for ${name}` }).click();
+      await page.getByRole("menuitem", { name: item }).click();
+    };
+    await topicRow("menu a").locator(".unread-count", { hasText: "2" }).waitFor();
+
+    // "Mark topic as read": that topic's messages, no other
+    await topicMenu("menu a", "Mark topic as read");
+    await topicRow("menu a").locator(".unread-count").waitFor({ state: "detached" });
+    expect([await isRead("hamlet", a[0]!), await isRead("hamlet", a[1]!), await isRead("hamlet", b)]).toEqual([true, true, false]);
+
+    // "Mark channel as read" from another channel's row
+    const designRow = page.locator(".channel-row", { hasText: "design" });
+    await designRow.locator(".unread-count").waitFor();
+    await designRow.hover();
+    await designRow.getByRole("button", { name: "Channel actions for design" }).click();
+    await page.getByRole("menuitem", { name: "Mark channel as read" }).click();
+    await designRow.locator(".unread-count").waitFor({ state: "detached" });
+    expect([await isRead("hamlet", sketch), await isRead("hamlet", b)]).toEqual([true, false]);
+
+    // follow, then unfollow; mute, then unmute
+    await topicMenu("menu b", "Follow topic");
+    await eventually(() => policyOf("hamlet", "menu b"), 3);
+    await topicRow("menu b").locator(".topic-followed").waitFor();
+    await topicMenu("menu b", "Unfollow topic");
+    await eventually(() => policyOf("hamlet", "menu b"), 0);
+    await topicRow("menu b").locator(".topic-followed").waitFor({ state: "detached" });
+    await topicMenu("menu b", "Mute topic");
+    await eventually(() => policyOf("hamlet", "menu b"), 1);
+    await page.locator(".topic-item.muted", { hasText: "menu b" }).waitFor();
+    await topicMenu("menu b", "Unmute topic");
+    await eventually(() => policyOf("hamlet", "menu b"), 0);
+    await page.locator(".topic-item.muted", { hasText: "menu b" }).waitFor({ state: "detached" });
+
+    // in a muted channel, "Unmute topic" makes that topic heard (Zulip's "unmuted" policy)
+    await designRow.hover();
+    await designRow.getByRole("button", { name: "Channel actions for design" }).click();
+    await page.getByRole("menuitem", { name: "Mute channel" }).click();
+    await page.locator(".channel-item.muted", { hasText: "design" }).waitFor();
+    await eventually(async () => (await db().get<{ is_muted: number }>("SELECT is_muted FROM subscriptions WHERE user_id = ? AND stream_id = ?", [userId("hamlet"), design]))!.is_muted, 1);
+    await page.goto(suite.base + "/" + topicHash(design, "design", "sketches"));
+    await row(page, "A sketch.").waitFor();
+    await page.locator(".view-header").getByRole("button", { name: "Topic actions for sketches" }).click();
+    await page.getByRole("menuitem", { name: "Unmute topic" }).click();
+    await eventually(() => policyOf("hamlet", "sketches"), 2);
+
+    // the Inbox's "Mark all as read" reads what is left
+    await page.locator(".views-nav a", { hasText: "Inbox" }).click();
+    await page.locator(".inbox-topic", { hasText: "menu b" }).waitFor();
+    await page.locator(".view-header").getByRole("button", { name: "Mark all as read" }).click();
+    await eventually(() => isRead("hamlet", b), true);
+    await page.locator(".inbox-topic").first().waitFor({ state: "detached" });
+    await page.screenshot({ path: shot("menus") });
     expect(errors).toEqual([]);
   }, 30_000);
 });

@@ -92,6 +92,7 @@ export function sampleState(): State {
     messages: {},
     lists: {},
     topics: {},
+    topics_outdated: {},
     realm_emoji: {},
     drafts: {},
     scheduled: {},

@@ -139,4 +139,31 @@ describe("moved topics in the sidebar", () => {
     s = applyEvent(s, move("change_all"));
     expect(s.topics[12]!.map((t) => t.name)).toEqual(["✔ lunch", "ghosts"]);
   });
+
+  test("a topic's newest message deleted or moved away puts its channel's topic list out of date (fetched again: only the server knows what is left); an older one does not", () => {
+    const s = topicsFetched(sampleState(), 12, [{ name: "Lunch", max_id: 10 }, { name: "ghosts", max_id: 8 }]);
+    const outdated = (st: State) => st.topics_outdated[12] ?? 0;
+    const del = (ids: number[], topic = "lunch") => ({ type: "delete_message", message_type: "stream", message_ids: ids, stream_id: 12, topic });
+    // an older message of the topic: its newest is still there
+    expect(outdated(applyEvent(s, del([9])))).toBe(0);
+    // the newest (the event may spell the topic in another case)
+    const once = applyEvent(s, del([10]));
+    expect(outdated(once)).toBe(1);
+    expect(outdated(applyEvent(once, del([8], "ghosts")))).toBe(2);
+    // the list stays as it was until the new one arrives; a direct message or another channel's topic changes nothing
+    expect(once.topics[12]).toEqual(s.topics[12]);
+    expect(outdated(applyEvent(s, { type: "delete_message", message_type: "private", message_ids: [10] }))).toBe(0);
+    expect(applyEvent(s, { ...del([10]), stream_id: 13 }).topics_outdated).toEqual({});
+    // the newest moved away alone, or with the ones after it; or into a channel the reader is not in
+    const move = (mode: string, extra: object = {}) => ({ type: "update_message", message_id: 10, message_ids: [10], stream_id: 12, orig_subject: "lunch", subject: "supper", propagate_mode: mode, edit_timestamp: NOW, ...extra });
+    expect(outdated(applyEvent(s, move("change_one")))).toBe(1);
+    expect(outdated(applyEvent(s, move("change_later")))).toBe(1);
+    expect(outdated(applyEvent(s, { ...move("change_one"), message_id: 9, message_ids: [9] }))).toBe(0);
+    const away = applyEvent(s, move("change_one", { new_stream_id: 99 }));
+    expect([outdated(away), away.topics[12]!.map((t) => t.name)]).toEqual([1, ["Lunch", "ghosts"]]);
+    // all of the topic moved into a channel the reader is not in: it leaves the list at once
+    expect(applyEvent(s, move("change_all", { new_stream_id: 99 })).topics[12]!.map((t) => t.name)).toEqual(["ghosts"]);
+    // a fetched list comes in with the server's answer
+    expect(topicsFetched(once, 12, [{ name: "ghosts", max_id: 8 }]).topics[12]).toEqual([{ name: "ghosts", max_id: 8 }]);
+  });
 });

@@ -215,6 +215,7 @@ export function fromRegister(r: Json): State {
     messages: {},
     lists: {},
     topics: {},
+    topics_outdated: {},
     realm_emoji: realmEmojiOf(r.realm_emoji),
     drafts: Object.fromEntries((r.drafts ?? []).map((d: Json) => [d.id, toDraft(d)])),
     scheduled: Object.fromEntries((r.scheduled_messages ?? []).map((m: Json) => [m.scheduled_message_id, toScheduled(m)])),

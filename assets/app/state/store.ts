@@ -37,6 +37,7 @@ export const groups = computed(() => the().groups);
 export const messages = computed(() => the().messages);
 export const lists = computed(() => the().lists);
 export const topics = computed(() => the().topics);
+export const topicsOutdated = computed(() => the().topics_outdated);
 export const mutedUsers = computed(() => the().muted_users);
 export const realmEmoji = computed(() => the().realm_emoji);
 export const serverDrafts = computed(() => the().drafts);

@@ -271,6 +271,12 @@ export interface State {
   lists: Record<string, MessageList>;
   /** the topics of channels whose topic list was fetched, newest first */
   topics: Record<number, { name: string; max_id: number }[]>;
+  /**
+   * how many times a channel's fetched topic list went out of date (a topic's newest message was deleted
+   * or moved away, so the topic may be empty or older now, which only the server knows): each time, the
+   * list is fetched again
+   */
+  topics_outdated: Record<number, number>;
   realm_emoji: Record<string, RealmEmoji>;
   /** the person's drafts on the server, by id (empty when they keep drafts in the browser) */
   drafts: Record<number, ServerDraft>;

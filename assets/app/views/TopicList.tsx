@@ -3,7 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { fetchTopics } from "../api/calls";
 import { hrefOf, view } from "../nav/router";
 import { topicsFetched } from "../state/fetched";
-import { counts, subscriptions, topics, update, userTopics } from "../state/store";
+import { counts, subscriptions, topics, topicsOutdated, update, userTopics } from "../state/store";
 import { isTopicMuted, placeKey, POLICY, topicPolicy } from "../state/user-topics";
 import { TopicName, UnreadCount, topicText } from "./bits";
 import { FollowIcon } from "./icons";
@@ -14,15 +14,18 @@ const SHOWN = 8;
 export function TopicList({ streamId }: { streamId: number }) {
   const [all, setAll] = useState(false);
   const [failed, setFailed] = useState(false);
+  // fetched again whenever the list went out of date (a topic's newest message deleted or moved away)
+  const outdated = topicsOutdated.value[streamId] ?? 0;
+  useEffect(() => setAll(false), [streamId]);
   useEffect(() => {
-    setAll(false);
     // once the page is idle: the server answers in turn, and a big channel's topic list (a scan of its
     // messages) would hold up the messages of the view being opened
     let live = true;
     const idle = requestIdleCallback(
       () =>
         fetchTopics(streamId).then(
-          (t) => update((s) => topicsFetched(s, streamId, t)),
+          // (an answer overtaken by a later fetch is dropped)
+          (t) => live && update((s) => topicsFetched(s, streamId, t)),
           () => live && setFailed(true),
         ),
       { timeout: 1000 },
@@ -31,7 +34,7 @@ export function TopicList({ streamId }: { streamId: number }) {
       live = false;
       cancelIdleCallback(idle);
     };
-  }, [streamId]);
+  }, [streamId, outdated]);
   const list = topics.value[streamId];
   if (!list) return failed ? <p class="sidebar-empty">Topics could not be loaded.</p> : null;
   const settingsOf = { user_topics: userTopics.value, subscriptions: subscriptions.value };

@@ -4,7 +4,7 @@ import { messageDmKey } from "../people";
 import type { Message, Place, State } from "../types";
 import { dropFromLists, dropHighlights, placeInLists } from "./lists";
 import { addSorted, removeIds, withKey, without } from "./records";
-import { forgetTopic, noteTopic } from "./topics";
+import { forgetTopic, noteTopic, topicMessagesGone } from "./topics";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
@@ -65,7 +65,10 @@ function move(state: State, e: Json): State {
   const streamId: number = e.new_stream_id ?? e.stream_id;
   const topic: string | undefined = e.subject;
   const ids: number[] = e.message_ids;
-  if (e.new_stream_id !== undefined && !state.subscriptions[streamId]) return onDeleteMessage(state, { message_ids: ids });
+  if (e.new_stream_id !== undefined && !state.subscriptions[streamId]) {
+    const gone = onDeleteMessage(state, { message_ids: ids, message_type: "stream", stream_id: e.stream_id, topic: e.orig_subject });
+    return e.propagate_mode === "change_all" ? forgetTopic(gone, e.stream_id, e.orig_subject) : gone;
+  }
   let messages = state.messages;
   let unread = state.unread.messages;
   const moved: Message[] = [];
@@ -82,8 +85,9 @@ function move(state: State, e: Json): State {
   }
   let next: State = { ...state, messages, unread: { ...state.unread, messages: unread } };
   next.lists = placeInLists(next, moved);
-  // every message of the topic went: it leaves its channel's topic list
+  // every message of the topic went: it leaves its channel's topic list; some did: it may have
   if (e.propagate_mode === "change_all") next = forgetTopic(next, e.stream_id, e.orig_subject);
+  else next = topicMessagesGone(next, e.stream_id, e.orig_subject, ids);
   return noteTopic(next, streamId, topic ?? e.orig_subject, Math.max(...ids));
 }
 
@@ -96,9 +100,11 @@ export function onUpdateMessage(state: State, e: Json): State {
 }
 
 export function onDeleteMessage(state: State, e: Json): State {
-  const gone = new Set<number>(e.message_ids ?? [e.message_id]);
+  const ids: number[] = e.message_ids ?? [e.message_id];
+  const gone = new Set<number>(ids);
+  const next = e.message_type === "stream" ? topicMessagesGone(state, e.stream_id, e.topic, ids) : state;
   return {
-    ...state,
+    ...next,
     messages: without(state.messages, ...gone),
     lists: dropFromLists(state.lists, gone),
     unread: { messages: without(state.unread.messages, ...gone), mentions: removeIds(state.unread.mentions, gone) },

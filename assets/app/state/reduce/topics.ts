@@ -23,3 +23,17 @@ export function forgetTopic(state: State, streamId: number, topic: string | unde
   const rest = list.filter((t) => t.name.toLowerCase() !== lower);
   return rest.length === list.length ? state : { ...state, topics: { ...state.topics, [streamId]: rest } };
 }
+
+/**
+ * Messages of `topic` went (deleted, or moved elsewhere): when its newest one is among them, the topic
+ * may now be empty or have an older newest message, which only the server knows, so the channel's list
+ * is marked out of date and fetched again (as Zulip's web app asks for a topic's latest message).
+ */
+export function topicMessagesGone(state: State, streamId: number, topic: string | undefined, ids: readonly number[]): State {
+  const list = state.topics[streamId];
+  if (!list || topic === undefined) return state;
+  const lower = topic.toLowerCase();
+  const entry = list.find((t) => t.name.toLowerCase() === lower);
+  if (!entry || !ids.includes(entry.max_id)) return state;
+  return { ...state, topics_outdated: { ...state.topics_outdated, [streamId]: (state.topics_outdated[streamId] ?? 0) + 1 } };
+}
