@@ -173,4 +173,46 @@ describe("coming back to a view, and the sidebar's menus", () => {
     await page.screenshot({ path: shot("menus") });
     expect(errors).toEqual([]);
   }, 30_000);
+
+  test("the page reports the person active while they use it, idle as soon as it is hidden or after five minutes without input, and active again when they come back", async () => {
+    const { page, context, errors } = await open();
+    // a switch that makes the page look hidden (another tab in front), and a clock the test can move
+    await context.addInitScript(() => {
+      let hidden = false;
+      Object.defineProperty(document, "visibilityState", { get: () => (hidden ? "hidden" : "visible") });
+      Object.defineProperty(document, "hidden", { get: () => hidden });
+      (window as any).__hide = (h: boolean) => {
+        hidden = h;
+        document.dispatchEvent(new Event("visibilitychange"));
+      };
+    });
+    await page.clock.install();
+    const reports: { status: string; new_user_input: string }[] = [];
+    page.on("request", (r) => {
+      if (r.method() !== "POST" || !r.url().endsWith("/json/users/me/presence")) return;
+      const body = new URLSearchParams(r.postData() ?? "");
+      reports.push({ status: body.get("status")!, new_user_input: body.get("new_user_input")! });
+    });
+    const last = () => reports.at(-1) ?? null;
+    await logIn(page, "othello");
+    await eventually(() => last()?.status, "active");
+    const stored = async () => (await suite.s.users.hamlet.client.get(`/users/${userId("othello")}/presence`)).success().presence.aggregated.status;
+    await eventually(stored, "active");
+
+    // another tab in front: at once, idle
+    const before = reports.length;
+    await page.evaluate(() => (window as any).__hide(true));
+    await eventually(() => reports.slice(before).map((r) => r.status), ["idle"]);
+    // back, with a key pressed: active again, saying the person did something
+    await page.evaluate(() => (window as any).__hide(false));
+    await page.keyboard.press("Shift");
+    await eventually(() => last(), { status: "active", new_user_input: "true" });
+
+    // shown but untouched for five minutes (the person stepped away): the minute's report says idle
+    await page.clock.fastForward("06:00");
+    await eventually(() => last()?.status, "idle");
+    // nobody else sees them offline: their last activity is recent
+    expect(await stored()).toBe("active");
+    expect(errors).toEqual([]);
+  }, 20_000);
 });
