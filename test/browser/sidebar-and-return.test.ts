@@ -164,6 +164,14 @@ describe("coming back to a view, and the sidebar's menus", () => {
     await page.getByRole("menuitem", { name: "Unmute topic" }).click();
     await eventually(() => policyOf("hamlet", "sketches"), 2);
 
+    // pinning a channel puts it first, in a list of its own
+    await designRow.hover();
+    await designRow.getByRole("button", { name: "Channel actions for design" }).click();
+    await page.getByRole("menuitem", { name: "Pin channel to top" }).click();
+    await page.getByRole("list", { name: "Pinned channels" }).locator(".channel-row", { hasText: "design" }).waitFor();
+    await eventually(async () => (await db().get<{ pin_to_top: number }>("SELECT pin_to_top FROM subscriptions WHERE user_id = ? AND stream_id = ?", [userId("hamlet"), design]))!.pin_to_top, 1);
+    expect(await page.locator(".channel-row .nav-label").first().textContent()).toBe("design");
+
     // the Inbox's "Mark all as read" reads what is left
     await page.locator(".views-nav a", { hasText: "Inbox" }).click();
     await page.locator(".inbox-topic", { hasText: "menu b" }).waitFor();
@@ -198,6 +206,11 @@ describe("coming back to a view, and the sidebar's menus", () => {
     await eventually(() => last()?.status, "active");
     const stored = async () => (await suite.s.users.hamlet.client.get(`/users/${userId("othello")}/presence`)).success().presence.aggregated.status;
     await eventually(stored, "active");
+
+    // someone's status shows beside their name as they set it
+    (await suite.s.users.hamlet.client.post("/users/me/status", { status_text: "Reading", emoji_name: "books" })).success();
+    const hamlet = page.locator(".person-row", { hasText: "King Hamlet" });
+    await hamlet.locator(".person-status", { hasText: "Reading" }).waitFor();
 
     // another tab in front: at once, idle
     const before = reports.length;
