@@ -83,6 +83,34 @@ describe("coming back to a view, and the sidebar's menus", () => {
     expect(errors).toEqual([]);
   }, 30_000);
 
+  test("a link to a message the open view holds goes straight to it; to one it does not hold, the view's old messages leave the page while those around it are fetched", async () => {
+    const { page, errors } = await open({ height: 700 });
+    await logIn(page, "hamlet", "/" + topicHash(general, "general", "chronicle"));
+    await row(page, "Entry 120").waitFor();
+    const fetches: string[] = [];
+    // the fetches that open a view (50 messages either side of its anchor; scrolling fetches pages of 60)
+    page.on("request", (r) => r.url().includes("/json/messages?") && r.url().includes("num_before=50&num_after=50") && fetches.push(r.url()));
+    const go = (id: number) => page.evaluate((h) => (location.hash = h), `${topicHash(general, "general", "chronicle")}/near/${id}`);
+
+    // Entry 90 is among the loaded messages: selected at once, nothing fetched
+    await go(chronicle[89]!);
+    await page.locator(".message-row.selected", { hasText: "Entry 90" }).waitFor();
+    expect(fetches).toEqual([]);
+
+    // Entry 5 is not: while its neighbours are fetched, the page shows no row of the old place
+    const held: (() => void)[] = [];
+    await page.route("**/json/messages?**num_before=50&num_after=50**", (route) => void held.push(() => void route.continue()));
+    await go(chronicle[4]!);
+    await eventually(() => held.length, 1);
+    await page.locator(".list-loading").waitFor();
+    expect(await page.locator(".message-row").count()).toBe(0);
+    held[0]!();
+    await page.locator(".message-row.selected .message-content", { hasText: /^Entry 5$/ }).waitFor();
+    await page.unroute("**/json/messages?**num_before=50&num_after=50**");
+    expect(await row(page, "Entry 120").count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 20_000);
+
   test("a topic whose messages were all deleted or moved away leaves the channel's topic list; one whose newest was deleted moves down to its older ones", async () => {
     const fleeting = await send("othello", design, "fleeting", "Here and gone.");
     await send("othello", design, "lasting", "The first word.");

@@ -339,8 +339,10 @@ describe("the web app in a real browser", () => {
     }
     await entry(130).waitFor();
 
-    // a link to a message late in the topic opens there (Entry 70 onwards); scrolling up brings the older ones
+    // a link to a message late in the topic, opened afresh (a new page), opens there with Entry 70 onwards;
+    // scrolling up brings the older ones
     await page.goto(suite.base + "/" + topicHash("chronicle") + `/near/${ids[119]}`);
+    await page.reload();
     await eventually(async () => [await entry(69).count(), await entry(70).count()], [0, 1]);
     await eventually(() => inView(120), true);
     const before = await page.locator(".message-row").count();

@@ -53,7 +53,16 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
       setTarget(returnTarget(key));
       return;
     }
+    // a link to a message the view already holds: straight there, nothing to fetch
+    if (cached && near !== undefined && cached.ids.includes(near)) {
+      update((s) => keepLists(s, keep));
+      setTarget({ scrollTo: near });
+      return;
+    }
     setTarget(null);
+    // fetched afresh: the view's old messages leave the page meanwhile, rather than showing where the
+    // person was until the answer comes (and then jumping)
+    if (cached) update((s) => keepLists(s, keep.filter((k) => k !== key)));
     let cancelled = false;
     // a search opens at its newest results, as Zulip's does; other views at the first unread message
     fetchMessages(narrow, near ?? (narrow.kind === "search" ? "newest" : "first_unread"), 50, 50).then(
