@@ -1,9 +1,9 @@
 /**
  * Coming back to a view, and the left sidebar's menus, in a real browser (see helpers.ts): a view still
- * in memory opens where the person left it; a topic's and a channel's menus mark them read, follow,
- * unfollow, mute and unmute; a topic with nothing left in it leaves the channel's topic list; and the
- * page reports the person idle while it is hidden. Each journey checks what the person sees and what
- * the server stored.
+ * in memory opens where the person left it, and a link into it goes straight to the message; a search
+ * marks its words in topics; a topic's and a channel's menus mark them read, follow, unfollow, mute,
+ * unmute and pin; a topic with nothing left in it leaves the channel's topic list; and the page reports
+ * the person idle while it is hidden. Each journey checks what the person sees and what the server stored.
  */
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -108,6 +108,17 @@ describe("coming back to a view, and the sidebar's menus", () => {
     await page.locator(".message-row.selected .message-content", { hasText: /^Entry 5$/ }).waitFor();
     await page.unroute("**/json/messages?**num_before=50&num_after=50**");
     expect(await row(page, "Entry 120").count()).toBe(0);
+    expect(errors).toEqual([]);
+  }, 20_000);
+
+  test("a search marks the words it found in topics too (the server's match_subject), in the recipient bar", async () => {
+    await send("cordelia", general, "the old ledger", "Accounts settled.");
+    const { page, errors } = await open();
+    await logIn(page, "hamlet", "/#narrow/search/ledger");
+    const bar = page.locator(".recipient-bar", { hasText: "the old ledger" });
+    await bar.waitFor();
+    expect(await bar.locator(".recipient-topic .highlight").allTextContents()).toEqual(["ledger"]);
+    expect(await page.inputValue(".search-input")).toBe("ledger");
     expect(errors).toEqual([]);
   }, 20_000);
 
