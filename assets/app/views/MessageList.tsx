@@ -90,6 +90,15 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   const [, setMoved] = useState(0);
   /** the topmost row in view and where it was, taken before each update, so it can be put back there */
   const anchor = useRef<{ id: string; top: number } | null>(null);
+  /** the topmost row in view and where it is, as of the last scroll or update (see keepReading) */
+  const reading = useRef<{ id: string; top: number } | null>(null);
+  /** Puts the row being read back where it was, after something above it changed height. */
+  function keepReading(el: HTMLElement) {
+    const was = reading.current;
+    const row = was && el.querySelector<HTMLElement>(`.message-row[data-message-id="${was.id}"]`);
+    const moved = row ? row.getBoundingClientRect().top - was.top : 0;
+    if (moved) el.scrollTop += moved;
+  }
 
   const ids = list?.ids ?? [];
   const w = target ? around(ids, target.scrollTo) : trimmed(ids, win.current ?? around(ids, "bottom"));
@@ -131,6 +140,20 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   useLayoutEffect(() => {
     tracker.current?.sync(scroller.current!);
   }, [blocks]);
+
+  // an image that finished loading (a thumbnail, a custom emoji) changed its row's height: a list at its
+  // bottom stays there, and elsewhere the row being read stays where it was on the screen (the browser's
+  // own scroll anchoring is off for this list, which keeps its rows in place itself)
+  useEffect(() => {
+    const el = scroller.current!;
+    const onLoad = (e: Event) => {
+      if (!(e.target instanceof HTMLImageElement)) return;
+      if (stick.current) el.scrollTop = el.scrollHeight;
+      else keepReading(el);
+    };
+    el.addEventListener("load", onLoad, true);
+    return () => el.removeEventListener("load", onLoad, true);
+  }, []);
 
   // opening: bring the target into view once its messages are there
   useLayoutEffect(() => {
@@ -174,6 +197,7 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
       const moved = row ? row.getBoundingClientRect().top - was.top : 0;
       if (moved) el.scrollTop += moved;
     }
+    reading.current = topRow(el);
     // still near an edge of the window with more loaded beyond it: the next step in the next frame,
     // a few rows at a time, so no one task draws hundreds of rows
     const frame = requestAnimationFrame(() => moveNearEdge());
@@ -252,6 +276,7 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
 
   function onScroll() {
     const el = scroller.current!;
+    reading.current = topRow(el);
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
     stick.current = fromBottom < 40 && !!list?.found_newest && atEnd;
     if (!list || target || loading || moveNearEdge()) return;

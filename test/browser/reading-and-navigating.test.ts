@@ -9,6 +9,7 @@ import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import type { CastName } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
+import { makePng, upload } from "../helpers/uploads";
 import { browserSuite, eventually, row, shot, topicHash } from "./helpers";
 
 let general: number;
@@ -38,7 +39,7 @@ const topRow = (page: Page) =>
     return { text: row.querySelector(".message-content")!.textContent, offset: Math.round(row.getBoundingClientRect().top - edge) };
   });
 
-describe("coming back to a view, and the sidebar's menus", () => {
+describe("reading and finding one's way: coming back to a view, links, the sidebar's menus, presence", () => {
   test("a view still in memory opens where the person left it, with the same message selected; one left at its bottom opens at its bottom with what came meanwhile", async () => {
     const { page, errors } = await open({ height: 700 });
     await logIn(page, "hamlet", "/" + topicHash(general, "general", "chronicle"));
@@ -121,6 +122,70 @@ describe("coming back to a view, and the sidebar's menus", () => {
     expect(await page.inputValue(".search-input")).toBe("ledger");
     expect(errors).toEqual([]);
   }, 20_000);
+
+  test("a list at its bottom stays there when an image in a new message finishes loading and grows its row", async () => {
+    const { page, errors } = await open({ height: 700 });
+    await logIn(page, "hamlet", "/" + topicHash(general, "general", "gallery"));
+    await page.locator(".list-empty").waitFor();
+    for (let i = 1; i <= 12; i++) await send("othello", general, "gallery", `Caption ${i}`);
+    await row(page, "Caption 12").waitFor();
+    const scroller = page.locator(".message-scroller");
+    const fromBottom = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    await eventually(async () => (await fromBottom()) < 2, true);
+    // othello sends a picture: its row grows once the thumbnail has loaded
+    // (its thumbnail held back until the row is in the page)
+    const held: (() => void)[] = [];
+    await page.route("**/user_uploads/thumbnail/**", (route) => void held.push(() => void route.continue()));
+    const uploaded = (await upload(suite.s, "othello", "field.png", await makePng(900, 700, "#3a7d44"), "image/png")).url;
+    const dawn = await send("othello", general, "gallery", `The field at dawn:\n[field.png](${uploaded})`);
+    await row(page, "The field at dawn").waitFor();
+    await eventually(async () => held.length > 0 && (await fromBottom()) < 2, true);
+    // seen, and marked read (so no later change to its row scrolls the list for another reason)
+    await eventually(() => isRead("hamlet", dawn), true);
+    await row(page, "The field at dawn").and(page.locator(".message-row:not(.unread)")).waitFor();
+    await page.waitForTimeout(300);
+    for (const go of held.splice(0)) go();
+    const img = row(page, "The field at dawn").locator(".message_inline_image img");
+    await eventually(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0 && !el.classList.contains("image-loading-placeholder")), true, 10_000);
+    await page.waitForTimeout(200);
+    expect(await fromBottom()).toBeLessThan(2);
+    await page.unroute("**/user_uploads/thumbnail/**");
+    expect(errors).toEqual([]);
+  }, 30_000);
+
+  test("an image loading above the row being read does not push that row down the screen", async () => {
+    const uploaded = (await upload(suite.s, "othello", "hill.png", await makePng(900, 700, "#7d3a44"), "image/png")).url;
+    await send("othello", general, "album", `The hill:\n[hill.png](${uploaded})`);
+    for (let i = 1; i <= 30; i++) await send("othello", general, "album", `Note ${i}`);
+    (await suite.s.users.hamlet.client.post("/mark_topic_as_read", { stream_id: general, topic_name: "album" })).success();
+    const { page, errors } = await open({ height: 700 });
+    const note3 = page.locator(".message-row", { has: page.locator(".message-content", { hasText: /^Note 3$/ }) });
+    // the thumbnails are held back until the test lets them through
+    const held: (() => void)[] = [];
+    await page.route("**/user_uploads/thumbnail/**", (route) => void held.push(() => void route.continue()));
+    await logIn(page, "hamlet", "/" + topicHash(general, "general", "album"));
+    await row(page, "Note 30").waitFor();
+    // the person reads from Note 3, the picture just above the screen
+    const scroller = page.locator(".message-scroller");
+    await note3.evaluate((el) => {
+      const s = el.closest(".message-scroller")!;
+      s.scrollTop += el.getBoundingClientRect().top - s.getBoundingClientRect().top - 10;
+    });
+    await page.waitForTimeout(200);
+    await eventually(() => held.length > 0, true);
+    const where = () => note3.evaluate((el) => Math.round(el.getBoundingClientRect().top - el.closest(".message-scroller")!.getBoundingClientRect().top));
+    const before = await where();
+    const heightBefore = await scroller.evaluate((el) => el.scrollHeight);
+    for (const go of held.splice(0)) go();
+    const img = row(page, "The hill").locator(".message_inline_image img");
+    await eventually(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), true);
+    await page.waitForTimeout(200);
+    // the picture did grow its row, and Note 3 stayed where the person was reading
+    expect((await scroller.evaluate((el) => el.scrollHeight)) - heightBefore).toBeGreaterThan(50);
+    expect(Math.abs((await where()) - before)).toBeLessThan(3);
+    await page.unroute("**/user_uploads/thumbnail/**");
+    expect(errors).toEqual([]);
+  }, 30_000);
 
   test("a topic whose messages were all deleted or moved away leaves the channel's topic list; one whose newest was deleted moves down to its older ones", async () => {
     const fleeting = await send("othello", design, "fleeting", "Here and gone.");
