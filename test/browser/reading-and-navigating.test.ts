@@ -81,6 +81,17 @@ describe("reading and finding one's way: coming back to a view, links, the sideb
     await page.waitForTimeout(300);
     expect(await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
     await eventually(() => isRead("hamlet", fresh), true);
+
+    // many came meanwhile: it comes back at the first of them (the first unread), not past them
+    await page.goForward();
+    await page.locator(".view-title", { hasText: "Recent conversations" }).waitFor();
+    const many: number[] = [];
+    for (let i = 122; i <= 140; i++) many.push(await send("cordelia", general, "chronicle", `Entry ${i}`));
+    await page.goBack();
+    await page.locator(".message-row.selected .message-content", { hasText: /^Entry 122$/ }).waitFor();
+    await page.waitForTimeout(300);
+    expect(await scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeGreaterThan(100);
+    expect(await isRead("hamlet", many.at(-1)!)).toBe(false);
     expect(errors).toEqual([]);
   }, 30_000);
 

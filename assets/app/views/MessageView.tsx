@@ -8,7 +8,7 @@ import { fetchMessages, flagNarrow } from "../api/calls";
 import { describeError } from "../api/http";
 import { keepLists, messagesFetched } from "../state/fetched";
 import { narrowKey, type Narrow } from "../state/narrow";
-import { lists, update } from "../state/store";
+import { lists, unread, update } from "../state/store";
 import { ComposeBox } from "../compose/ComposeBox";
 import { DropZone } from "../compose/DropZone";
 import { TypingNotice } from "./TypingNotice";
@@ -49,8 +49,11 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
     const cached = lists.peek()[key];
     if (cached?.found_newest && near === undefined) {
       update((s) => keepLists(s, keep));
-      // back where the person left it
-      setTarget(returnTarget(key));
+      // back where the person left it; left at its bottom, at the first message that came meanwhile
+      // and is still unread (as a view opens at its first unread message)
+      const back = returnTarget(key);
+      const firstUnread = back.scrollTo === "bottom" ? cached.ids.find((id) => id in unread.peek().messages) : undefined;
+      setTarget(firstUnread === undefined ? back : { scrollTo: firstUnread });
       return;
     }
     // a link to a message the view already holds: straight there, nothing to fetch
