@@ -40,7 +40,7 @@ const topRow = (page: Page) =>
   });
 
 describe("reading and finding one's way: coming back to a view, links, the sidebar's menus, presence", () => {
-  test("a view still in memory opens where the person left it, with the same message selected; one left at its bottom opens at its bottom with what came meanwhile", async () => {
+  test("a view still in memory opens where the person left it, with the same message selected; one left at its bottom opens there, or at the first of many messages that came meanwhile", async () => {
     const { page, errors } = await open({ height: 700 });
     await logIn(page, "hamlet", "/" + topicHash(general, "general", "chronicle"));
     await row(page, "Entry 120").waitFor();
