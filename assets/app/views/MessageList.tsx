@@ -55,7 +55,7 @@ export interface ListTarget {
 /**
  * Where the person left each view (the row at the top of the list, how far down it was, the selected
  * message), so returning to a view still in memory puts them back there; a view left at its bottom is
- * not kept, and opens at its bottom (with whatever arrived meanwhile).
+ * not kept, and opens at its bottom (or at the first unread message that arrived meanwhile: MessageView).
  */
 const positions = new Map<string, { id: number; offset: number; selected: number | null }>();
 
