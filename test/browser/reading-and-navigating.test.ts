@@ -87,6 +87,8 @@ describe("reading and finding one's way: coming back to a view, links, the sideb
     await page.locator(".view-title", { hasText: "Recent conversations" }).waitFor();
     const many: number[] = [];
     for (let i = 122; i <= 140; i++) many.push(await send("cordelia", general, "chronicle", `Entry ${i}`));
+    // (all of them reached the page: its sidebar counts them)
+    await page.locator(".channel-row", { hasText: "general" }).locator(".unread-count", { hasText: "19" }).waitFor();
     await page.goBack();
     await page.locator(".message-row.selected .message-content", { hasText: /^Entry 122$/ }).waitFor();
     await page.waitForTimeout(300);
