@@ -32,3 +32,11 @@ export function navigate(v: View): void {
 }
 
 export const hrefOf = (v: View) => viewHash(state.value!, v);
+
+/** The topic shown moved away as a whole: the view goes with it (as Zulip's does). */
+export function followMovedTopic(from: { stream_id: number; topic: string }, to: { stream_id: number; topic: string }): void {
+  const v = view.peek();
+  if (v.kind !== "narrow" || v.narrow.kind !== "topic") return;
+  if (v.narrow.stream_id !== from.stream_id || v.narrow.topic.toLowerCase() !== from.topic.toLowerCase()) return;
+  navigate({ kind: "narrow", narrow: { kind: "topic", ...to } });
+}

@@ -4,31 +4,9 @@
  */
 import { dmKey, messageDmKey } from "./people";
 import { isTopicMuted, POLICY, topicPolicy } from "./user-topics";
-import type { Message, State } from "./types";
+import type { Message, Narrow, State, Term } from "./types";
 
-/**
- * One term of a search (Zulip's narrow terms). Operands are kept in a canonical form: a channel by its
- * id, people (sender, dm) by their ids, comma-separated; free text under the "search" operator.
- */
-export interface Term {
-  operator: string;
-  operand: string;
-  negated?: boolean;
-}
-
-export type Narrow =
-  /** the combined feed: every message except muted channels and topics */
-  | { kind: "feed" }
-  /** every message, muted or not (the recent conversations view reads this one) */
-  | { kind: "all" }
-  | { kind: "mentioned" }
-  | { kind: "starred" }
-  | { kind: "dms" }
-  | { kind: "channel"; stream_id: number }
-  | { kind: "topic"; stream_id: number; topic: string }
-  | { kind: "dm"; key: string }
-  /** anything else a search asks for: operators and free text */
-  | { kind: "search"; terms: Term[] };
+export type { Narrow, Term } from "./types";
 
 export function narrowKey(n: Narrow): string {
   switch (n.kind) {

@@ -3,7 +3,31 @@
  * fetched. Plain data only (records and arrays, no DOM, no classes), so it can be compared with a
  * fresh /register in tests and replaced wholesale when the event queue is lost.
  */
-import type { Narrow } from "./narrow";
+
+/**
+ * One term of a search (Zulip's narrow terms). Operands are kept in a canonical form: a channel by its
+ * id, people (sender, dm) by their ids, comma-separated; free text under the "search" operator.
+ */
+export interface Term {
+  operator: string;
+  operand: string;
+  negated?: boolean;
+}
+
+/** The message views the app shows (state/narrow.ts asks the server for each and matches messages to it). */
+export type Narrow =
+  /** the combined feed: every message except muted channels and topics */
+  | { kind: "feed" }
+  /** every message, muted or not (the recent conversations view reads this one) */
+  | { kind: "all" }
+  | { kind: "mentioned" }
+  | { kind: "starred" }
+  | { kind: "dms" }
+  | { kind: "channel"; stream_id: number }
+  | { kind: "topic"; stream_id: number; topic: string }
+  | { kind: "dm"; key: string }
+  /** anything else a search asks for: operators and free text */
+  | { kind: "search"; terms: Term[] };
 
 export interface User {
   user_id: number;

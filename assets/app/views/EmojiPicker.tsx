@@ -8,7 +8,12 @@ import { emojiNames, frequentRow, noteEmojiUse } from "../lib/emoji";
 import { emojiEntries, emojiSuggestions, type EmojiEntry } from "../lib/emoji-match";
 import { me, realmEmoji } from "../state/store";
 import { EmojiGlyph } from "./EmojiGlyph";
-import type { EmojiPickerProps } from "./emoji-picker-host";
+
+export interface EmojiPickerProps {
+  label: string;
+  onPick(e: EmojiEntry): void;
+  onClose(): void;
+}
 
 const COLUMNS = 8;
 

@@ -10,7 +10,7 @@ import { describeError } from "../api/http";
 import { canEditContent, canEditTopic } from "../state/permissions";
 import { realm, settings, state } from "../state/store";
 import type { Message } from "../state/types";
-import { editing, stopEditing } from "./editing";
+import { editing, stopEditing } from "./editing-state";
 
 /** Gives the focus back to the message (its row stays when the editor goes). */
 function refocus(id: number) {

@@ -11,7 +11,7 @@ import { messages, realm, state, subscriptions } from "../state/store";
 import type { Message } from "../state/types";
 import { closeDialog, Dialog } from "./Dialog";
 import { showNotice } from "./Notice";
-import { followMovedTopic } from "./message-actions";
+import { followMovedTopic } from "../nav/router";
 import { topicText } from "./bits";
 
 interface Props {

@@ -3,13 +3,11 @@
  * itself is loaded the first time someone edits (it is not needed to read).
  */
 import { signal } from "@preact/signals";
+import { stopEditing } from "./editing-state";
 import { useEffect } from "preact/hooks";
 import type { Message } from "../state/types";
 
-export const editing = signal<{ id: number; focus: "content" | "topic" } | null>(null);
-
-export const startEditing = (id: number, focus: "content" | "topic" = "content") => (editing.value = { id, focus });
-export const stopEditing = () => (editing.value = null);
+export { editing, startEditing, stopEditing } from "./editing-state";
 
 const editorModule = signal<typeof import("./MessageEditor") | null>(null);
 

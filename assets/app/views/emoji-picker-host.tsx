@@ -8,6 +8,7 @@ import type { ComponentType } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { loadEmojiNames } from "../lib/emoji";
 import type { EmojiEntry } from "../lib/emoji-match";
+import type { EmojiPickerProps } from "./EmojiPicker";
 import { realm } from "../state/store";
 import { showNotice } from "./Notice";
 
@@ -30,12 +31,6 @@ export function closeEmojiPicker(refocus = true): void {
   const req = pickerRequest.peek();
   pickerRequest.value = null;
   if (refocus && req?.anchor.isConnected) req.anchor.focus();
-}
-
-export interface EmojiPickerProps {
-  label: string;
-  onPick(e: EmojiEntry): void;
-  onClose(): void;
 }
 
 const WIDTH = 352;

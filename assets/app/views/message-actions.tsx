@@ -8,7 +8,7 @@ import { createContext } from "preact";
 import { deleteMessage, editMessage, latestInTopic, setFlag } from "../api/calls";
 import { describeError } from "../api/http";
 import { messageUrl } from "../nav/hash";
-import { navigate, view } from "../nav/router";
+import { followMovedTopic, navigate, view } from "../nav/router";
 import { copyText } from "../lib/clipboard";
 import { RESOLVED_PREFIX, type Narrow } from "../state/narrow";
 import { canDelete, canEditContent, canEditTopic, canMoveChannel, canMoveOut, canMoveWithin, canResolve, canViewHistory } from "../state/permissions";
@@ -67,14 +67,6 @@ export async function toggleResolved(streamId: number, topic: string, messageId?
   } catch (e) {
     failed(resolving ? "mark the topic as resolved" : "mark the topic as unresolved")(e);
   }
-}
-
-/** The topic shown moved away as a whole: the view goes with it (as Zulip's does). */
-export function followMovedTopic(from: { stream_id: number; topic: string }, to: { stream_id: number; topic: string }): void {
-  const v = view.peek();
-  if (v.kind !== "narrow" || v.narrow.kind !== "topic") return;
-  if (v.narrow.stream_id !== from.stream_id || v.narrow.topic.toLowerCase() !== from.topic.toLowerCase()) return;
-  navigate({ kind: "narrow", narrow: { kind: "topic", ...to } });
 }
 
 /** The dialog that moves messages (or a whole topic) to another topic or channel. */
