@@ -3,13 +3,12 @@ import { useState } from "preact/hooks";
 import { me, users } from "../../state/store";
 import type { Message } from "../../state/types";
 import { hasOption, questionEvent, voteEvent, type Poll } from "../../state/widgets";
-import { PencilIcon } from "../icons-writing";
-import { focusOnMount, useNextIndex, type Send } from "./widget-bits";
+import { useNextIndex, type Send } from "./widget-bits";
+import { WidgetTitle } from "./WidgetTitle";
 
 export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send }) {
   const myId = me.value;
   const [option, setOption] = useState("");
-  const [editing, setEditing] = useState<string | null>(null);
   const nextIdx = useNextIndex(poll.nextIdx);
   const nameOf = (id: number) => users.value[id]?.full_name ?? "Unknown user";
   const newOption = option.trim();
@@ -21,35 +20,12 @@ export function PollWidget({ poll, send }: { m: Message; poll: Poll; send: Send 
     send({ type: "new_option", idx: nextIdx(), option: newOption });
     setOption("");
   };
-  const saveQuestion = (e: Event) => {
-    e.preventDefault();
-    const q = editing?.trim();
-    if (q && q !== poll.question) send(questionEvent(q));
-    setEditing(null);
-  };
 
   return (
     <div class="widget poll-widget" role="group" aria-label={`Poll: ${poll.question || "no question yet"}`}>
-      {editing !== null ? (
-        <form key="title-form" class="widget-title-form" onSubmit={saveQuestion} onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), setEditing(null))}>
-          <input class="widget-input" aria-label="Poll question" value={editing} onInput={(e) => setEditing(e.currentTarget.value)} ref={focusOnMount} />
-          <button type="submit" class="button subtle" disabled={!editing.trim()}>
-            Save
-          </button>
-          <button type="button" class="button subtle" onClick={() => setEditing(null)}>
-            Cancel
-          </button>
-        </form>
-      ) : (
-        <div key="title" class="widget-title">
-          <span class="poll-question">{poll.question || <em class="muted-text">{poll.isAuthor ? "Add a question" : "No question yet"}</em>}</span>
-          {poll.isAuthor && (
-            <button type="button" class="icon-button small" aria-label="Edit the question" title="Edit the question" onClick={() => setEditing(poll.question)}>
-              <PencilIcon size={15} />
-            </button>
-          )}
-        </div>
-      )}
+      <WidgetTitle value={poll.question} canEdit={poll.isAuthor} fieldLabel="Poll question" editLabel="Edit the question" onSave={(q) => send(questionEvent(q))}>
+        <span class="poll-question">{poll.question || <em class="muted-text">{poll.isAuthor ? "Add a question" : "No question yet"}</em>}</span>
+      </WidgetTitle>
       <ul class="poll-options">
         {poll.options.map((o) => {
           const mine = o.voters.includes(myId);

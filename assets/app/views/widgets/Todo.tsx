@@ -2,13 +2,12 @@
 import { useState } from "preact/hooks";
 import type { Message } from "../../state/types";
 import { hasTask, strikeEvent, titleEvent, type TaskList } from "../../state/widgets";
-import { PencilIcon } from "../icons-writing";
-import { focusOnMount, useNextIndex, type Send } from "./widget-bits";
+import { useNextIndex, type Send } from "./widget-bits";
+import { WidgetTitle } from "./WidgetTitle";
 
 export function TodoWidget({ list, send }: { m: Message; list: TaskList; send: Send }) {
   const [task, setTask] = useState("");
   const [desc, setDesc] = useState("");
-  const [editing, setEditing] = useState<string | null>(null);
   const nextIdx = useNextIndex(list.lastIdx + 1);
   const name = task.trim();
   const duplicate = name !== "" && hasTask(list, name);
@@ -20,35 +19,12 @@ export function TodoWidget({ list, send }: { m: Message; list: TaskList; send: S
     setTask("");
     setDesc("");
   };
-  const saveTitle = (e: Event) => {
-    e.preventDefault();
-    const t = editing?.trim();
-    if (t && t !== list.title) send(titleEvent(t));
-    setEditing(null);
-  };
 
   return (
     <div class="widget todo-widget" role="group" aria-label={`To-do list: ${list.title}`}>
-      {editing !== null ? (
-        <form key="title-form" class="widget-title-form" onSubmit={saveTitle} onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), setEditing(null))}>
-          <input class="widget-input" aria-label="Task list title" value={editing} onInput={(e) => setEditing(e.currentTarget.value)} ref={focusOnMount} />
-          <button type="submit" class="button subtle" disabled={!editing.trim()}>
-            Save
-          </button>
-          <button type="button" class="button subtle" onClick={() => setEditing(null)}>
-            Cancel
-          </button>
-        </form>
-      ) : (
-        <div key="title" class="widget-title">
-          <span class="todo-title">{list.title}</span>
-          {list.isAuthor && (
-            <button type="button" class="icon-button small" aria-label="Edit the title" title="Edit the title" onClick={() => setEditing(list.title)}>
-              <PencilIcon size={15} />
-            </button>
-          )}
-        </div>
-      )}
+      <WidgetTitle value={list.title} canEdit={list.isAuthor} fieldLabel="Task list title" editLabel="Edit the title" onSave={(t) => send(titleEvent(t))}>
+        <span class="todo-title">{list.title}</span>
+      </WidgetTitle>
       <ul class="todo-tasks">
         {list.tasks.map((t) => (
           <li key={t.key} class={`todo-task ${t.completed ? "done" : ""}`}>
