@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "./app";
-import { createOrganization } from "./actions/organization";
+import { createOrganization, createStarterChannel, STARTER_CHANNEL } from "./actions/organization";
 import { randomAlnum } from "./lib/random";
 
 export function writeZuliprc(path: string, email: string, key: string, site: string) {
@@ -18,7 +18,7 @@ export interface FirstLogin {
   zuliprc: string;
 }
 
-/** serve on an empty data dir: create the default organization and tell the operator how to log in. */
+/** serve on an empty data dir: create the default organization and its first channel, and tell the operator how to log in. */
 export async function ensureOrganization(app: App): Promise<FirstLogin | null> {
   if (app.realm) return null;
   const password = randomAlnum(16);
@@ -30,11 +30,12 @@ export async function ensureOrganization(app: App): Promise<FirstLogin | null> {
     ownerFullName: org.owner_full_name,
     ownerPassword: password,
   });
+  await createStarterChannel(app, owner.userId);
   const zuliprc = join(app.config.data_dir, "zuliprc");
   writeZuliprc(zuliprc, owner.email, owner.apiKey, app.config.server.external_url);
   console.log(
     [
-      `Created organization '${org.name}' with owner ${owner.email}.`,
+      `Created organization '${org.name}' with owner ${owner.email}, and the channel #${STARTER_CHANNEL.name}.`,
       `  Log in as: ${owner.email}`,
       `  Password:  ${password}   (shown once; change it after logging in)`,
       `  API key:   in ${zuliprc}`,

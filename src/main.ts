@@ -4,7 +4,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig, portFrom, type Overrides } from "./config/load";
 import { closeApp, openApp, type App } from "./app";
-import { createOrganization } from "./actions/organization";
+import { createOrganization, createStarterChannel } from "./actions/organization";
 import { createUser } from "./actions/users";
 import { roleByName, ROLE } from "./domain/roles";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from "./domain/version";
@@ -154,6 +154,7 @@ async function init(config: Parameters<typeof openApp>[0], values: Record<string
       ownerFullName: values["full-name"],
       ownerPassword: values.password ?? null,
     });
+    await createStarterChannel(app, user.userId);
     report(app, user, values.zuliprc);
     return 0;
   });

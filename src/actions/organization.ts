@@ -4,6 +4,10 @@ import { NOBODY_GROUP, ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { badRequest } from "../errors";
 import { addSubgroups, insertGroup } from "../store/groups";
 import { insertRealm, updateRealm } from "../store/realm";
+import { findStreamByName } from "../store/streams";
+import { findUserById } from "../store/users";
+import { updateRealmSettings } from "./realm";
+import { subscribe } from "./subscriptions";
 import { createUser, type CreatedUser } from "./users";
 
 export interface NewOrganization {
@@ -44,4 +48,35 @@ export async function createOrganization(app: App, input: NewOrganization): Prom
     role: ROLE.owner,
     canCreateUsers: true,
   });
+}
+
+/** The channel a new organization starts with: Zulip's #general, with Zulip's description. */
+export const STARTER_CHANNEL = { name: "general", description: "Everyone is added to this channel by default. Welcome!" };
+
+/**
+ * What an organization made by `parley init` or a first start has to talk in (Zulip's do_create_realm
+ * makes #general the same way): a public channel new people join (a default channel), where new
+ * channels and new people are announced, with the owner in it. Made as the owner would make it, so
+ * Notification Bot notes its creation. Returns its id.
+ */
+export async function createStarterChannel(app: App, ownerId: number): Promise<number> {
+  const owner = (await findUserById(app.db, ownerId))!;
+  await subscribe(app, owner, {
+    subscriptions: [STARTER_CHANNEL],
+    principals: null,
+    authorizationErrorsFatal: true,
+    announce: false,
+    sendSubscriptionMessages: false,
+    inviteOnly: false,
+    isWebPublic: false,
+    isDefaultStream: true,
+    historyPublicToSubscribers: null,
+    messageRetentionDays: "realm_default",
+    topicsPolicy: null,
+    folderId: null,
+    groupSettings: {},
+  });
+  const channel = (await findStreamByName(app.db, STARTER_CHANNEL.name))!;
+  await updateRealmSettings(app, owner, { new_stream_announcements_stream_id: channel.id, signup_announcements_stream_id: channel.id });
+  return channel.id;
 }

@@ -83,7 +83,7 @@ describe("parley init", () => {
     expect(readFileSync(rc, "utf8")).toBe(`[api]\nemail=boss@acme.test\nkey=${out.api_key}\nsite=http://127.0.0.1:9991\n`);
     const db = new Database(join(dir, "parley.db"), { readonly: true });
     expect(db.query("SELECT name FROM realm").get()).toEqual({ name: "Acme" });
-    expect(db.query("SELECT role, can_create_users FROM users").all()).toEqual([{ role: 100, can_create_users: 1 }]);
+    expect(db.query("SELECT role, can_create_users FROM users WHERE is_bot = 0").all()).toEqual([{ role: 100, can_create_users: 1 }]);
     db.close();
   });
 
@@ -95,7 +95,7 @@ describe("parley init", () => {
     expect(again.code).toBe(1);
     expect(again.err).toContain("already initialised");
     const db = new Database(join(dir, "parley.db"), { readonly: true });
-    expect(db.query("SELECT count(*) AS n FROM users").get()).toEqual({ n: 1 });
+    expect(db.query("SELECT count(*) AS n FROM users WHERE is_bot = 0").get()).toEqual({ n: 1 });
     expect(db.query("SELECT name FROM realm").all()).toEqual([{ name: "Acme" }]);
     db.close();
     expect(before.length).toBeGreaterThan(0);
@@ -174,6 +174,16 @@ describe("parley serve", () => {
       const me = await (await fetch(`http://127.0.0.1:${port}/api/v1/users/me`, { headers: { authorization: "Basic " + btoa(`boss@acme.test:${init.api_key}`) } })).json();
       expect(me).toMatchObject({ result: "success", user_id: init.user_id, full_name: "Boss" });
       expect(existsSync(join(dir, "zuliprc"))).toBe(false); // the org existed: nothing created
+      // the organization starts with #general: the owner in it, a default channel where new channels and people are announced
+      const get = async (path: string, email: string, key: string) => (await fetch(`http://127.0.0.1:${port}/api/v1${path}`, { headers: { authorization: "Basic " + btoa(`${email}:${key}`) } })).json() as Promise<any>;
+      const [general] = (await get("/users/me/subscriptions", "boss@acme.test", init.api_key)).subscriptions;
+      expect(general).toMatchObject({ name: "general", description: "Everyone is added to this channel by default. Welcome!", invite_only: false });
+      const realm = await (await fetch(`http://127.0.0.1:${port}/api/v1/register`, { method: "POST", headers: { authorization: "Basic " + btoa(`boss@acme.test:${init.api_key}`) }, body: new URLSearchParams({ fetch_event_types: '["realm","default_streams"]' }) })).json() as any;
+      expect(realm.realm_default_streams.map((d: any) => d.stream_id ?? d)).toEqual([general.stream_id]);
+      expect([realm.realm_new_stream_announcements_stream_id, realm.realm_signup_announcements_stream_id]).toEqual([general.stream_id, general.stream_id]);
+      // someone added later is in it too
+      const added = JSON.parse(run(["create-user", "--data-dir", dir, "--email", "new@acme.test", "--full-name", "New Person"]).out);
+      expect((await get("/users/me/subscriptions", "new@acme.test", added.api_key)).subscriptions.map((x: any) => x.name)).toEqual(["general"]);
       proc.kill("SIGINT");
       expect(await proc.exited).toBe(0);
     } finally {
@@ -236,7 +246,7 @@ describe("parley backup", () => {
     mkdirSync(out);
     expect(Bun.spawnSync(["tar", "xf", to, "-C", out]).exitCode).toBe(0);
     const db = new Database(join(out, "parley-data", "parley.db"), { readonly: true });
-    expect(db.query("SELECT email FROM users").all()).toEqual([{ email: "a@acme.test" }]);
+    expect(db.query("SELECT email FROM users WHERE is_bot = 0").all()).toEqual([{ email: "a@acme.test" }]);
     db.close();
     expect(run(["backup", "--data-dir", dir, "--to", to]).code).toBe(2); // refuses to overwrite
   });

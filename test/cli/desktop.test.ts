@@ -41,7 +41,7 @@ describe("parley with no arguments (desktop mode)", () => {
       // the banner's last lines follow the "listening" line that startParley waits for
       for (const until = Date.now() + 5000; !s.stdout().includes("in your browser") && Date.now() < until; ) await Bun.sleep(10);
       const out = s.stdout();
-      expect(out).toContain("Created organization 'Parley' with owner admin@parley.localhost.");
+      expect(out).toContain("Created organization 'Parley' with owner admin@parley.localhost, and the channel #general.");
       const password = /Password: +(\S+)/.exec(out)![1]!;
       expect(out).toContain(`Open http://127.0.0.1:${port} in your browser to use Parley.`);
       // the login is also kept in the data dir, for a start without a terminal to show it
