@@ -38,6 +38,7 @@ export function sampleState(): State {
       can_move_messages_between_channels_group: 3,
       can_move_messages_between_topics_group: 2,
       can_resolve_topics_group: 2,
+      create_multiuse_invite_group: 11,
       notification_sounds: ["chime", "ding", "zulip"],
     },
     users: {

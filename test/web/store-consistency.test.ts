@@ -108,7 +108,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("presence" as const), who: person, status: fc.constantFrom<"active" | "idle">("active", "idle") }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("status" as const), who: person, text: fc.constantFrom("", "at lunch", "away"), emoji: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("setting" as const), who: person, name: fc.constantFrom(...(Object.keys(SETTINGS) as SettingName[])), n: fc.nat({ max: 2 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("realmPermission" as const), n: fc.nat({ max: 9 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("realmPermission" as const), n: fc.nat({ max: 11 }) }) },
   {
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant("channelPermission" as const), channel, setting: fc.constantFrom(...CHANNEL_SETTINGS), who: fc.option(fc.oneof(person, fc.constant<"group">("group")), { nil: null }) }),
@@ -317,6 +317,8 @@ async function run(ops: Op[]) {
             { can_move_messages_between_topics_group: { new: groupId } },
             { message_content_delete_limit_seconds: 600 },
             { can_delete_own_message_group: { new: { direct_members: [id("othello")], direct_subgroups: [] } } },
+            { create_multiuse_invite_group: { new: { direct_members: [id("hamlet")], direct_subgroups: [groupId] } } },
+            { create_multiuse_invite_group: { new: groupId } },
           ];
           const r = await s.users.desdemona.client.patch("/realm", changes[o.n]! as never);
           if (r.status !== 200) expect(r.json.msg).toMatch(/^Nothing to change|must not be|already/);

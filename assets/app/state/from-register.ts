@@ -134,6 +134,7 @@ function realmOf(r: Json): Realm {
     can_move_messages_between_channels_group: toGroupSetting(r.realm_can_move_messages_between_channels_group),
     can_move_messages_between_topics_group: toGroupSetting(r.realm_can_move_messages_between_topics_group),
     can_resolve_topics_group: toGroupSetting(r.realm_can_resolve_topics_group),
+    create_multiuse_invite_group: toGroupSetting(r.realm_create_multiuse_invite_group),
     notification_sounds: r.user_settings?.available_notification_sounds ?? [],
   };
 }

@@ -103,3 +103,18 @@ export function canViewHistory(state: State, m: Message): boolean {
   if (policy === "moves") return m.last_moved_timestamp !== undefined;
   return m.last_edit_timestamp !== undefined || m.last_moved_timestamp !== undefined;
 }
+
+/** May create invitation links: in the organization's create_multiuse_invite_group (never a guest). */
+export const canInvite = (state: State): boolean => !isGuest(state) && holds(state, state.realm.create_multiuse_invite_group);
+
+/** The roles an invitation may give, most restricted first, with the names Zulip's web app shows. */
+export const INVITE_ROLES = [
+  { role: ROLE.guest, label: "Guest" },
+  { role: ROLE.member, label: "Member" },
+  { role: ROLE.moderator, label: "Moderator" },
+  { role: ROLE.admin, label: "Administrator" },
+  { role: ROLE.owner, label: "Owner" },
+] as const;
+
+/** The roles the person may invite as: none unless they may invite, and none above their own (as the server checks). */
+export const invitableRoles = (state: State) => (canInvite(state) ? INVITE_ROLES.filter((r) => r.role >= role(state)) : []);

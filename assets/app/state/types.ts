@@ -174,6 +174,8 @@ export interface Realm {
   can_move_messages_between_channels_group: GroupSetting;
   can_move_messages_between_topics_group: GroupSetting;
   can_resolve_topics_group: GroupSetting;
+  /** who may create invitation links (Zulip's create_multiuse_invite_group) */
+  create_multiuse_invite_group: GroupSetting;
   /** the sounds the server offers for notifications */
   notification_sounds: string[];
 }

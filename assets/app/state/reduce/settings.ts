@@ -72,6 +72,7 @@ const REALM_GROUPS = [
   "can_move_messages_between_channels_group",
   "can_move_messages_between_topics_group",
   "can_resolve_topics_group",
+  "create_multiuse_invite_group",
 ] as const;
 
 export function onRealm(state: State, e: Json): State {
