@@ -150,3 +150,14 @@ export async function latestInTopic(streamId: number, topic: string): Promise<nu
   const r = await fetchMessages({ kind: "topic", stream_id: streamId, topic }, "newest", 1, 0);
   return r.messages.at(-1)?.id ?? null;
 }
+
+// Inviting: a link others sign up with (Zulip's "Generate invite link").
+
+export interface NewInviteLink {
+  invite_as: number;
+  /** null: the link never expires */
+  invite_expires_in_minutes: number | null;
+  include_realm_default_subscriptions: boolean;
+}
+export const createInviteLink = (p: NewInviteLink) =>
+  api<{ invite_link: string }>("POST", "/invites/multiuse", { ...p, stream_ids: [] }).then((r) => r.invite_link);

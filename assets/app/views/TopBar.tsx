@@ -1,8 +1,9 @@
 /** The bar across the top: the organization, the sidebar toggles on small screens, the person's menu. */
 import { updateSetting } from "../api/calls";
 import { hrefOf } from "../nav/router";
-import { me, realm, settings, users } from "../state/store";
-import { BellIcon, KeyboardIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
+import { canInvite } from "../state/permissions";
+import { me, realm, settings, state, users } from "../state/store";
+import { BellIcon, InviteIcon, KeyboardIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
 import { openLazyDialog } from "./Dialog";
 import { SearchBar } from "./SearchBar";
 import { openKeyboardHelp } from "../keyboard/shortcuts";
@@ -17,6 +18,7 @@ function personalItems(): MenuItem[] {
   const scheme = settings.value.color_scheme;
   const choose = (value: number) => attempt("change the theme", () => updateSetting("color_scheme", value));
   return [
+    ...(canInvite(state.value!) ? [{ label: "Invite people", icon: <InviteIcon size={16} />, onSelect: openInviteDialog }] : []),
     { label: "Follow the system's theme", icon: <MonitorIcon size={16} />, checked: scheme === SCHEME.automatic, onSelect: choose(SCHEME.automatic) },
     { label: "Light theme", icon: <SunIcon size={16} />, checked: scheme === SCHEME.light, onSelect: choose(SCHEME.light) },
     { label: "Dark theme", icon: <MoonIcon size={16} />, checked: scheme === SCHEME.dark, onSelect: choose(SCHEME.dark) },
@@ -24,6 +26,10 @@ function personalItems(): MenuItem[] {
     { label: "Keyboard shortcuts", icon: <KeyboardIcon size={16} />, onSelect: openKeyboardHelp },
     { label: "Log out", icon: <LogoutIcon size={16} />, onSelect: () => document.querySelector<HTMLFormElement>("#logout-form")?.submit() },
   ];
+}
+
+export function openInviteDialog(): void {
+  openLazyDialog(() => import("./InviteDialog").then((mod) => () => <mod.InviteDialog />));
 }
 
 export function openNotificationSettings(): void {

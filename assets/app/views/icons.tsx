@@ -43,3 +43,4 @@ export const ReplyIcon = (p: Props) => icon(<path d="M10 8 5 12.5l5 4.5M5.5 12.5
 export const HistoryIcon = (p: Props) => icon(<><path d="M4 12a8 8 0 1 0 2.4-5.7L4 8.5" /><path d="M4 4v4.5h4.5M12 8v4.5l3 1.5" /></>, p);
 export const BellIcon = (p: Props) => icon(<><path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" /><path d="M10 20.5a2 2 0 0 0 4 0" /></>, p);
 export const KeyboardIcon = (p: Props) => icon(<><rect x="3" y="6" width="18" height="12" rx="2" /><path d="M7 10h.01M11 10h.01M15 10h.01M7 14h10" /></>, p);
+export const InviteIcon = (p: Props) => icon(<><circle cx="10" cy="8" r="3.5" /><path d="M3.5 19.5a6.5 6.5 0 0 1 11.5-4.2M18 13v7M14.5 16.5h7" /></>, p);
