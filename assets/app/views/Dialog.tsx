@@ -1,6 +1,6 @@
 /**
  * Dialogs over the page (confirming a deletion, moving a topic, edit history, keyboard help,
- * notification settings). One at a time: `openDialog` shows it and remembers what had the focus;
+ * notification settings, invitations). One at a time: `openDialog` shows it and remembers what had the focus;
  * closing gives the focus back there. Inside, Tab and Shift+Tab stay within the dialog and Escape
  * closes it. Rarely used dialogs are loaded when first opened (`openLazyDialog`).
  */
