@@ -29,6 +29,21 @@ async function logInAs(page: Page, who: "desdemona" | "iago") {
   await page.locator(".app-shell").waitFor();
 }
 
+const AXE = await Bun.file(Bun.resolveSync("axe-core/axe.min.js", import.meta.dir)).text();
+
+/** axe-core's serious and critical violations inside the open dialog (WCAG 2.2 A and AA). */
+async function dialogViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const found = await page.evaluate(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const axe = (window as any).axe;
+    const r = await axe.run({ include: [".dialog"] }, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return r.violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(" ")).join(", ")}`);
+  });
+  return found as string[];
+}
+
 const personalMenu = (page: Page) => page.getByRole("button", { name: /^Personal menu/ });
 const menuLabels = (page: Page) => page.locator("[role^=menuitem] > span:not(.menu-check)").allTextContents();
 
@@ -143,7 +158,8 @@ describe("inviting people from the web app", () => {
   }, 40_000);
 
   test("an administrator at phone width is offered roles up to administrator, and the dialog fits the screen", async () => {
-    const { page, errors } = await suite.open({ width: 390, height: 780 });
+    // (axe is injected into the page for the accessibility check: the page's own CSP would refuse it)
+    const { page, errors } = await suite.open({ width: 390, height: 780, context: { bypassCSP: true } });
     await logInAs(page, "iago");
     await personalMenu(page).click();
     const entry = page.getByRole("menuitem", { name: "Invite people" });
@@ -172,6 +188,7 @@ describe("inviting people from the web app", () => {
     const copy = (await dialog.getByRole("button", { name: "Copy" }).boundingBox())!;
     expect(copy.x + copy.width <= 390).toBe(true);
     await page.screenshot({ path: shot("invite-phone") });
+    expect(await dialogViolations(page)).toEqual([]);
     // changing a choice asks for a new link
     await dialog.locator(".invite-role").selectOption({ label: "Member" });
     expect(await dialog.locator(".invite-link").count()).toBe(0);
@@ -200,6 +217,7 @@ describe("inviting people from the web app", () => {
       await personalMenu(page).click();
       await page.getByRole("menuitem", { name: "Invite people" }).click();
       const dialog = page.getByRole("dialog", { name: "Invite people to Zulip Dev" });
+      await dialog.waitFor();
       // a member may invite members and guests, nothing above
       expect(await dialog.locator(".invite-role option").allTextContents()).toEqual(["Guest", "Member"]);
       await page.keyboard.press("Escape");
