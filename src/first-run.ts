@@ -37,7 +37,7 @@ export async function ensureOrganization(app: App): Promise<FirstLogin | null> {
     [
       `Created organization '${org.name}' with owner ${owner.email}, and the channel #${STARTER_CHANNEL.name}.`,
       `  Log in as: ${owner.email}`,
-      `  Password:  ${password}   (shown once; change it after logging in)`,
+      `  Password:  ${password}   (shown once; change it in the web app: your menu, top right, then Change password)`,
       `  API key:   in ${zuliprc}`,
       `  URL:       ${app.config.server.external_url}`,
     ].join("\n"),

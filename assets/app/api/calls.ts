@@ -63,6 +63,7 @@ export const setSubscriptionProperty = (streamId: number, property: "is_muted" |
   api("POST", "/users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] });
 
 export const updateSetting = (name: string, value: unknown) => api("PATCH", "/settings", { [name]: value });
+export const changePassword = (oldPassword: string, newPassword: string) => api("PATCH", "/settings", { old_password: oldPassword, new_password: newPassword });
 
 // Writing: previews, typing notices, drafts, messages to send later.
 

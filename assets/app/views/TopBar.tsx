@@ -3,7 +3,7 @@ import { updateSetting } from "../api/calls";
 import { hrefOf } from "../nav/router";
 import { canInvite } from "../state/permissions";
 import { me, realm, settings, state, users } from "../state/store";
-import { BellIcon, InviteIcon, KeyboardIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
+import { BellIcon, InviteIcon, KeyboardIcon, LockIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
 import { openLazyDialog } from "./Dialog";
 import { SearchBar } from "./SearchBar";
 import { openKeyboardHelp } from "../keyboard/shortcuts";
@@ -23,6 +23,7 @@ function personalItems(): MenuItem[] {
     { label: "Light theme", icon: <SunIcon size={16} />, checked: scheme === SCHEME.light, onSelect: choose(SCHEME.light) },
     { label: "Dark theme", icon: <MoonIcon size={16} />, checked: scheme === SCHEME.dark, onSelect: choose(SCHEME.dark) },
     { label: "Notification settings", icon: <BellIcon size={16} />, onSelect: openNotificationSettings },
+    { label: "Change password", icon: <LockIcon size={16} />, onSelect: openPasswordDialog },
     { label: "Keyboard shortcuts", icon: <KeyboardIcon size={16} />, onSelect: openKeyboardHelp },
     { label: "Log out", icon: <LogoutIcon size={16} />, onSelect: () => document.querySelector<HTMLFormElement>("#logout-form")?.submit() },
   ];
@@ -30,6 +31,10 @@ function personalItems(): MenuItem[] {
 
 export function openInviteDialog(): void {
   openLazyDialog(() => import("./InviteDialog").then((mod) => () => <mod.InviteDialog />));
+}
+
+export function openPasswordDialog(): void {
+  openLazyDialog(() => import("./PasswordDialog").then((mod) => () => <mod.PasswordDialog />));
 }
 
 export function openNotificationSettings(): void {
