@@ -40,6 +40,14 @@ export function sampleState(): State {
       can_resolve_topics_group: 2,
       create_multiuse_invite_group: 11,
       notification_sounds: ["chime", "ding", "zulip"],
+      // channels: members create public and private ones, administrators web-public ones (spectators not allowed)
+      can_create_public_channel_group: 3,
+      can_create_private_channel_group: 3,
+      can_create_web_public_channel_group: 11,
+      web_public_channels_enabled: true,
+      enable_spectator_access: false,
+      max_stream_name_length: 60,
+      max_stream_description_length: 1024,
     },
     users: {
       4: user(4, "King Hamlet"),
@@ -50,6 +58,7 @@ export function sampleState(): State {
       9: { ...user(9, "Shiva"), role: 300 },
     },
     channels: { 12: channel(12, "general"), 13: channel(13, "design team"), 14: channel(14, "v1.0 (old)") },
+    subscribers: { 12: [4, 5], 13: [4], 14: [5, 6] },
     subscriptions: {
       12: { ...channel(12, "general"), color: "#76ce90", is_muted: false, pin_to_top: false, desktop_notifications: null, audible_notifications: null, wildcard_mentions_notify: null },
       13: { ...channel(13, "design team"), color: "#c2726a", is_muted: true, pin_to_top: false, desktop_notifications: null, audible_notifications: null, wildcard_mentions_notify: null },

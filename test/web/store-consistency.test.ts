@@ -6,7 +6,8 @@
  * subscriptions, unread messages and mentions, starred messages, direct-message conversations, topic
  * settings, presence, statuses, muted people, groups, settings (notification settings among them), the
  * organization (its editing, deleting, moving and resolving permissions and limits included), channels'
- * permission groups, each person's notification choices per channel, and every fetched message
+ * permission groups, each channel's subscribers (as people join, leave and create channels), each person's
+ * notification choices per channel, and every fetched message
  * (content, topic, channel, flags, edited and moved times, reactions, widget submessages) in the view's
  * list, custom emoji, drafts kept on the server and scheduled messages.
  *
@@ -66,7 +67,8 @@ type Op =
   | { kind: "draftSync"; who: Person; on: boolean }
   | { kind: "schedule"; who: Person; action: "add" | "edit" | "remove"; pick: number; channel: ChannelName }
   | { kind: "deliver" }
-  | { kind: "customEmoji"; n: number; on: boolean };
+  | { kind: "customEmoji"; n: number; on: boolean }
+  | { kind: "newChannel"; who: Person; kind_: "public" | "private_shared" | "private_protected"; with: Person[] };
 
 const SETTINGS = {
   twenty_four_hour_time: [true, false, true],
@@ -108,7 +110,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("presence" as const), who: person, status: fc.constantFrom<"active" | "idle">("active", "idle") }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("status" as const), who: person, text: fc.constantFrom("", "at lunch", "away"), emoji: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("setting" as const), who: person, name: fc.constantFrom(...(Object.keys(SETTINGS) as SettingName[])), n: fc.nat({ max: 2 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("realmPermission" as const), n: fc.nat({ max: 11 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("realmPermission" as const), n: fc.nat({ max: 13 }) }) },
   {
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant("channelPermission" as const), channel, setting: fc.constantFrom(...CHANNEL_SETTINGS), who: fc.option(fc.oneof(person, fc.constant<"group">("group")), { nil: null }) }),
@@ -144,6 +146,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("schedule" as const), who: person, action: fc.constantFrom<"add" | "edit" | "remove">("add", "add", "edit", "remove"), pick: fc.nat(), channel }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("deliver" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("customEmoji" as const), n: fc.nat({ max: 1 }), on: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("newChannel" as const),
+      who: person,
+      kind_: fc.constantFrom<"public" | "private_shared" | "private_protected">("public", "private_shared", "private_protected"),
+      with: fc.uniqueArray(person, { maxLength: 2 }),
+    }),
+  },
 );
 
 /** The state as comparable lines: every part the app keeps, messages of the "all" view included. */
@@ -154,6 +165,7 @@ function summary(st: State): unknown {
     realm: st.realm,
     users: st.users,
     channels: st.channels,
+    subscribers: st.subscribers,
     subscriptions: st.subscriptions,
     unread: Object.entries(st.unread.messages).sort((a, b) => Number(a[0]) - Number(b[0])),
     mentions: st.unread.mentions,
@@ -202,6 +214,7 @@ async function run(ops: Op[]) {
     for (const p of PEOPLE) models.set(p, await fresh(p));
 
     const log: string[] = [];
+    let channelsMade = 0;
     const emojiPng = await makePng(16, 16, "#c2726a");
     const widgetMessages = async () => await s.app.db.all<{ id: number; sender_id: number; content: string }>("SELECT id, sender_id, content FROM messages WHERE content LIKE '/poll%' OR content LIKE '/todo%' ORDER BY id");
     const messageIds = async () => (await s.app.db.all<{ id: number; stream_id: number | null; sender_id: number }>("SELECT id, stream_id, sender_id FROM messages ORDER BY id"));
@@ -319,6 +332,8 @@ async function run(ops: Op[]) {
             { can_delete_own_message_group: { new: { direct_members: [id("othello")], direct_subgroups: [] } } },
             { create_multiuse_invite_group: { new: { direct_members: [id("hamlet")], direct_subgroups: [groupId] } } },
             { create_multiuse_invite_group: { new: groupId } },
+            { can_create_public_channel_group: { new: { direct_members: [id("cordelia")], direct_subgroups: [] } } },
+            { enable_spectator_access: true },
           ];
           const r = await s.users.desdemona.client.patch("/realm", changes[o.n]! as never);
           if (r.status !== 200) expect(r.json.msg).toMatch(/^Nothing to change|must not be|already/);
@@ -420,6 +435,19 @@ async function run(ops: Op[]) {
           s.clock.advance(3600_000);
           await deliverDueScheduledMessages(s.app);
           break;
+        case "newChannel": {
+          // as the web app's "Create a channel" dialog sends it: the creator and the people chosen
+          const name = `Hall ${++channelsMade}`;
+          const r = await client(o.who).post("/users/me/subscriptions", {
+            subscriptions: [{ name, description: "A new hall" }],
+            invite_only: o.kind_ !== "public",
+            history_public_to_subscribers: o.kind_ !== "private_protected",
+            principals: [...new Set([o.who, ...o.with])].map(id),
+          });
+          // guests create nothing; the organization may have narrowed who creates public channels
+          if (r.status !== 200) expect(r.json.msg).toMatch(/^Not allowed for guest users|^Insufficient permission/);
+          break;
+        }
         case "customEmoji": {
           const name = `elsinore${o.n ? "_castle" : ""}`;
           const r = o.on

@@ -162,3 +162,28 @@ export interface NewInviteLink {
 }
 export const createInviteLink = (p: NewInviteLink) =>
   api<{ invite_link: string }>("POST", "/invites/multiuse", { ...p, stream_ids: [] }).then((r) => r.invite_link);
+
+// Channels: creating one, joining and leaving (the sidebar follows the subscription and stream events).
+
+export interface NewChannel {
+  name: string;
+  description: string;
+  invite_only: boolean;
+  history_public_to_subscribers: boolean;
+  is_web_public: boolean;
+  /** the people subscribed with its creator */
+  principals: number[];
+}
+
+/** Creates a channel (POST /users/me/subscriptions makes one when the name is new) and subscribes its people. */
+export const createChannel = (c: NewChannel) =>
+  api("POST", "/users/me/subscriptions", {
+    subscriptions: [{ name: c.name, description: c.description }],
+    invite_only: c.invite_only,
+    history_public_to_subscribers: c.history_public_to_subscribers,
+    is_web_public: c.is_web_public,
+    principals: c.principals,
+  });
+
+export const subscribeTo = (name: string) => api("POST", "/users/me/subscriptions", { subscriptions: [{ name }] });
+export const unsubscribeFrom = (name: string) => api("DELETE", "/users/me/subscriptions", { subscriptions: [name] });

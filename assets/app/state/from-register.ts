@@ -37,6 +37,9 @@ export const toUser = (u: Json, isActive = u.is_active ?? true): User => ({
 export const toGroupSetting = (v: Json): GroupSetting =>
   typeof v === "number" ? v : { direct_members: [...(v?.direct_members ?? [])].sort((a, b) => a - b), direct_subgroups: [...(v?.direct_subgroups ?? [])].sort((a, b) => a - b) };
 
+/** A list of subscribers as the app keeps it: sorted, no duplicates. */
+export const sortedIds = (ids: readonly number[] | undefined): number[] => [...new Set(ids ?? [])].sort((a, b) => a - b);
+
 export function toChannel(s: Json): Channel {
   const c: Channel = {
     stream_id: s.stream_id,
@@ -136,6 +139,13 @@ function realmOf(r: Json): Realm {
     can_resolve_topics_group: toGroupSetting(r.realm_can_resolve_topics_group),
     create_multiuse_invite_group: toGroupSetting(r.realm_create_multiuse_invite_group),
     notification_sounds: r.user_settings?.available_notification_sounds ?? [],
+    can_create_public_channel_group: toGroupSetting(r.realm_can_create_public_channel_group),
+    can_create_private_channel_group: toGroupSetting(r.realm_can_create_private_channel_group),
+    can_create_web_public_channel_group: toGroupSetting(r.realm_can_create_web_public_channel_group),
+    web_public_channels_enabled: !!r.server_web_public_streams_enabled,
+    enable_spectator_access: !!r.realm_enable_spectator_access,
+    max_stream_name_length: r.max_stream_name_length ?? 60,
+    max_stream_description_length: r.max_stream_description_length ?? 1024,
   };
 }
 
@@ -179,11 +189,13 @@ export function fromRegister(r: Json): State {
   for (const u of r.cross_realm_bots ?? []) users[u.user_id] = toUser(u, true);
   const channels: Record<number, Channel> = {};
   const subscriptions: Record<number, Subscription> = {};
+  const subscribers: Record<number, number[]> = {};
   for (const s of [...r.unsubscribed, ...r.never_subscribed]) channels[s.stream_id] = toChannel(s);
   for (const s of r.subscriptions) {
     channels[s.stream_id] = toChannel(s);
     subscriptions[s.stream_id] = toSubscription(s);
   }
+  for (const s of [...r.subscriptions, ...r.unsubscribed, ...r.never_subscribed]) subscribers[s.stream_id] = sortedIds(s.subscribers);
   const recent_dms: Record<string, number> = {};
   for (const c of r.recent_private_conversations) recent_dms[dmKey(me, c.user_ids)] = c.max_message_id;
   const user_topics: State["user_topics"] = {};
@@ -203,6 +215,7 @@ export function fromRegister(r: Json): State {
     realm: realmOf(r),
     users,
     channels,
+    subscribers,
     subscriptions,
     unread: unreadOf(me, r.unread_msgs),
     starred: [...r.starred_messages].sort((a: number, b: number) => a - b),

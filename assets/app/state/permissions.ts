@@ -23,7 +23,7 @@ export function holds(state: State, setting: GroupSetting | undefined): boolean 
 }
 
 /** Channel settings that never include guests (Zulip's allow_everyone_group=False). */
-const WITHOUT_GUESTS = new Set<ChannelPermission>(["can_administer_channel_group"]);
+const WITHOUT_GUESTS = new Set<ChannelPermission>(["can_administer_channel_group", "can_subscribe_group", "can_add_subscribers_group"]);
 
 function inChannelSetting(state: State, ch: Channel | undefined, setting: ChannelPermission): boolean {
   if (!ch || (WITHOUT_GUESTS.has(setting) && isGuest(state))) return false;
@@ -118,3 +118,33 @@ export const INVITE_ROLES = [
 
 /** The roles the person may invite as: none unless they may invite, and none above their own (as the server checks). */
 export const invitableRoles = (state: State) => (canInvite(state) ? INVITE_ROLES.filter((r) => r.role >= role(state)) : []);
+
+// Channels: which kinds the person may create, and whether they may join or leave one (Zulip's
+// settings_data.user_can_create_*_streams and stream_data.can_toggle_subscription).
+
+/** The kinds of channel a person may be offered to create, in the order the dialog lists them. */
+export type ChannelPrivacy = "public" | "private_shared" | "private_protected" | "web_public";
+
+/** The privacy choices the person may create: none for guests (these settings never include them). */
+export function creatableChannelKinds(state: State): ChannelPrivacy[] {
+  if (isGuest(state)) return [];
+  const out: ChannelPrivacy[] = [];
+  if (holds(state, state.realm.can_create_public_channel_group)) out.push("public");
+  if (holds(state, state.realm.can_create_private_channel_group)) out.push("private_shared", "private_protected");
+  const webPublic = state.realm.web_public_channels_enabled && state.realm.enable_spectator_access;
+  if (webPublic && holds(state, state.realm.can_create_web_public_channel_group)) out.push("web_public");
+  return out;
+}
+
+/**
+ * Whether the person may subscribe to the channel by themselves (or leave it): one's own subscription can
+ * always be left; guests join nothing by themselves; a public channel is open to members; a private one
+ * only through its can_subscribe_group or can_add_subscribers_group (Zulip's content access).
+ */
+export function canToggleSubscription(state: State, streamId: number): boolean {
+  if (state.subscriptions[streamId]) return true;
+  const ch = state.channels[streamId];
+  if (!ch || ch.is_archived || isGuest(state)) return false;
+  if (!ch.invite_only) return true;
+  return inChannelSetting(state, ch, "can_subscribe_group") || inChannelSetting(state, ch, "can_add_subscribers_group");
+}

@@ -37,6 +37,8 @@ export const CLIENT_CAPABILITIES = {
 
 export const REGISTER_PARAMS = {
   apply_markdown: true,
+  // each channel's subscribers (the counts in "Browse channels"), kept current by peer_add / peer_remove
+  include_subscribers: true,
   client_gravatar: false,
   slim_presence: true,
   client_capabilities: CLIENT_CAPABILITIES,

@@ -25,6 +25,7 @@ export const me = computed(() => the().me);
 export const realm = computed(() => the().realm);
 export const users = computed(() => the().users);
 export const channels = computed(() => the().channels);
+export const subscribers = computed(() => the().subscribers);
 export const subscriptions = computed(() => the().subscriptions);
 export const unread = computed(() => the().unread);
 export const starred = computed(() => the().starred);

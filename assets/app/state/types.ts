@@ -55,6 +55,9 @@ export const CHANNEL_PERMISSIONS = [
   "can_move_messages_out_of_channel_group",
   "can_move_messages_within_channel_group",
   "can_resolve_topics_group",
+  // who may join the channel by themselves (a private one too), or add others
+  "can_subscribe_group",
+  "can_add_subscribers_group",
 ] as const;
 export type ChannelPermission = (typeof CHANNEL_PERMISSIONS)[number];
 
@@ -178,6 +181,15 @@ export interface Realm {
   create_multiuse_invite_group: GroupSetting;
   /** the sounds the server offers for notifications */
   notification_sounds: string[];
+  /** who may create channels of each kind */
+  can_create_public_channel_group: GroupSetting;
+  can_create_private_channel_group: GroupSetting;
+  can_create_web_public_channel_group: GroupSetting;
+  /** web-public channels exist only where the server and the organization allow spectators */
+  web_public_channels_enabled: boolean;
+  enable_spectator_access: boolean;
+  max_stream_name_length: number;
+  max_stream_description_length: number;
 }
 
 export interface Reaction {
@@ -280,6 +292,8 @@ export interface State {
   users: Record<number, User>;
   /** every channel the person can see, subscribed or not */
   channels: Record<number, Channel>;
+  /** each channel's subscribers (active people), sorted; Zulip's web app keeps them as its peer data */
+  subscribers: Record<number, number[]>;
   subscriptions: Record<number, Subscription>;
   unread: Unread;
   starred: number[];

@@ -1,5 +1,5 @@
 /** subscription and stream events: the channels the person sees and their own settings for them. */
-import { toChannel, toGroupSetting, toSubscription } from "../from-register";
+import { sortedIds, toChannel, toGroupSetting, toSubscription } from "../from-register";
 import { CHANNEL_PERMISSIONS, type Channel, type State, type Subscription } from "../types";
 import { withKey, without } from "./records";
 
@@ -14,14 +14,21 @@ export function onSubscription(state: State, e: Json): State {
     case "add": {
       let channels = state.channels;
       let subscriptions = state.subscriptions;
+      let subscribers = state.subscribers;
       for (const s of e.subscriptions) {
         channels = withKey(channels, s.stream_id, toChannel(s));
         subscriptions = withKey(subscriptions, s.stream_id, toSubscription(s));
+        subscribers = withKey(subscribers, s.stream_id, sortedIds([...(s.subscribers ?? subscribers[s.stream_id] ?? []), state.me]));
       }
-      return { ...state, channels, subscriptions };
+      return { ...state, channels, subscriptions, subscribers };
     }
-    case "remove":
-      return { ...state, subscriptions: without(state.subscriptions, ...e.subscriptions.map((s: Json) => s.stream_id as number)) };
+    case "remove": {
+      const ids: number[] = e.subscriptions.map((s: Json) => s.stream_id);
+      return { ...state, subscriptions: without(state.subscriptions, ...ids), subscribers: changePeers(state, ids, [state.me], false) };
+    }
+    case "peer_add":
+    case "peer_remove":
+      return { ...state, subscribers: changePeers(state, e.stream_ids, e.user_ids, e.op === "peer_add") };
     case "update": {
       const sub = state.subscriptions[e.stream_id];
       // in_home_view is is_muted's old, inverted name
@@ -33,6 +40,18 @@ export function onSubscription(state: State, e: Json): State {
     default:
       return state;
   }
+}
+
+/** The channels' subscriber lists with people added or taken away (only for channels the person knows of). */
+function changePeers(state: State, streamIds: readonly number[], userIds: readonly number[], add: boolean): State["subscribers"] {
+  let subscribers = state.subscribers;
+  for (const id of streamIds) {
+    if (!state.channels[id]) continue;
+    const before = subscribers[id] ?? [];
+    const after = add ? sortedIds([...before, ...userIds]) : before.filter((u) => !userIds.includes(u));
+    subscribers = withKey(subscribers, id, after);
+  }
+  return subscribers;
 }
 
 function updateChannel(state: State, id: number, patch: Partial<Channel>): State {
@@ -49,12 +68,17 @@ export function onStream(state: State, e: Json): State {
   switch (e.op) {
     case "create": {
       let channels = state.channels;
-      for (const s of e.streams) channels = withKey(channels, s.stream_id, toChannel(s));
-      return { ...state, channels };
+      let subscribers = state.subscribers;
+      for (const s of e.streams) {
+        channels = withKey(channels, s.stream_id, toChannel(s));
+        // a channel new to the person: its subscribers follow as peer_add (or in the subscription)
+        if (!subscribers[s.stream_id]) subscribers = withKey(subscribers, s.stream_id, sortedIds(s.subscribers));
+      }
+      return { ...state, channels, subscribers };
     }
     case "delete": {
       const ids: number[] = e.stream_ids ?? e.streams.map((s: Json) => s.stream_id);
-      return { ...state, channels: without(state.channels, ...ids), subscriptions: without(state.subscriptions, ...ids) };
+      return { ...state, channels: without(state.channels, ...ids), subscriptions: without(state.subscriptions, ...ids), subscribers: without(state.subscribers, ...ids) };
     }
     case "update": {
       if ((CHANNEL_PERMISSIONS as readonly string[]).includes(e.property)) return updateChannel(state, e.stream_id, { [e.property]: toGroupSetting(e.value) });

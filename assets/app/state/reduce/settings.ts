@@ -63,6 +63,7 @@ const REALM_FIELDS: Record<string, keyof Realm> = {
   move_messages_within_stream_limit_seconds: "move_messages_within_stream_limit_seconds",
   move_messages_between_streams_limit_seconds: "move_messages_between_streams_limit_seconds",
   message_edit_history_visibility_policy: "message_edit_history_visibility_policy",
+  enable_spectator_access: "enable_spectator_access",
 };
 
 /** Organization permissions (group settings) the app reads. */
@@ -73,6 +74,9 @@ const REALM_GROUPS = [
   "can_move_messages_between_topics_group",
   "can_resolve_topics_group",
   "create_multiuse_invite_group",
+  "can_create_public_channel_group",
+  "can_create_private_channel_group",
+  "can_create_web_public_channel_group",
 ] as const;
 
 export function onRealm(state: State, e: Json): State {
