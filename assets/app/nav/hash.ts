@@ -3,14 +3,25 @@
  * `#narrow/channel/12-general/topic/lunch`, `#narrow/dm/5-Hamlet`, `#narrow/dm/5,9-group`,
  * `#narrow/is/starred`, `#narrow/is/mentioned`, searches as their terms (`#narrow/sender/5-Hamlet/search/ghost`),
  * with `/near/ID` for a message; `#drafts` and `#scheduled` (Zulip's overlays of drafts and scheduled
- * messages). Components are encoded as Zulip's hash_util does (percent-encoding with "." for "%").
+ * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`).
+ * Components are encoded as Zulip's hash_util does (percent-encoding with "." for "%").
  */
 import { dmKey, keyIds } from "../state/people";
 import type { Narrow, Term } from "../state/narrow";
 import type { Message, State } from "../state/types";
 import { canonicalOperator, channelId, narrowForTerms, OPERATORS, personId } from "../search/terms";
 
-export type View = { kind: "inbox" } | { kind: "recent" } | { kind: "drafts" } | { kind: "scheduled" } | { kind: "narrow"; narrow: Narrow; near?: number };
+/** Which channels "Browse channels" lists (Zulip's tabs: `#channels/all`, `#channels/subscribed`, `#channels/notsubscribed`). */
+export type ChannelsTab = "all" | "subscribed" | "notsubscribed";
+export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "notsubscribed"];
+
+export type View =
+  | { kind: "inbox" }
+  | { kind: "recent" }
+  | { kind: "drafts" }
+  | { kind: "scheduled" }
+  | { kind: "channels"; tab: ChannelsTab }
+  | { kind: "narrow"; narrow: Narrow; near?: number };
 
 const REPLACEMENTS: Record<string, string> = { "%": ".", "(": ".28", ")": ".29", ".": ".2E" };
 export const encodeHashComponent = (s: string) => encodeURIComponent(s).replace(/[%().]/g, (c) => REPLACEMENTS[c]!);
@@ -77,6 +88,7 @@ export function viewHash(state: State, v: View): string {
   if (v.kind === "recent") return "#recent";
   if (v.kind === "drafts") return "#drafts";
   if (v.kind === "scheduled") return "#scheduled";
+  if (v.kind === "channels") return `#channels/${v.tab}`;
   return narrowHash(state, v.narrow) + (v.near ? `/near/${v.near}` : "");
 }
 
@@ -136,6 +148,8 @@ export function parseHash(state: State, hash: string): View | null {
   if (simple === "drafts") return { kind: "drafts" };
   if (simple === "scheduled") return { kind: "scheduled" };
   if (simple === "feed" || simple === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
+  const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed))?$/.exec(simple);
+  if (channels) return { kind: "channels", tab: (channels[1] as ChannelsTab | undefined) ?? "subscribed" };
   const parts = h.split("/");
   // a trailing slash is dropped, but an empty last operand is the empty topic ("…/topic/")
   if (parts.length % 2 === 0 && parts[parts.length - 1] === "") parts.pop();
