@@ -23,6 +23,7 @@ import { lazy } from "../lib/lazy";
 // views of writing not needed at start: their code loads when first opened
 const DraftsView = lazy(() => import("./DraftsView").then((m) => m.DraftsView));
 const ScheduledView = lazy(() => import("./ScheduledView").then((m) => m.ScheduledView));
+const BrowseChannels = lazy(() => import("./BrowseChannels").then((m) => m.BrowseChannels));
 import { Inbox } from "./Inbox";
 import { Lightbox } from "./Lightbox";
 import { MessageView } from "./MessageView";
@@ -44,6 +45,7 @@ function viewTitle(v: View): string {
   if (v.kind === "recent") return "Recent conversations";
   if (v.kind === "drafts") return "Drafts";
   if (v.kind === "scheduled") return "Scheduled messages";
+  if (v.kind === "channels") return "Channels";
   const n = v.narrow;
   switch (n.kind) {
     case "feed":
@@ -71,6 +73,7 @@ function Main({ v }: { v: View }) {
   if (v.kind === "recent") return <RecentView />;
   if (v.kind === "drafts") return <DraftsView />;
   if (v.kind === "scheduled") return <ScheduledView />;
+  if (v.kind === "channels") return <BrowseChannels tab={v.tab} />;
   return <MessageView key={`${narrowKey(v.narrow)}/${v.near ?? ""}`} narrow={v.narrow} near={v.near} />;
 }
 

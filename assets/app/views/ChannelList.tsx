@@ -3,9 +3,11 @@
  * and a menu; the open channel shows its topics beneath it.
  */
 import { hrefOf, view } from "../nav/router";
-import { counts, subscriptions } from "../state/store";
+import { creatableChannelKinds } from "../state/permissions";
+import { counts, state, subscriptions } from "../state/store";
 import type { Subscription } from "../state/types";
 import { ChannelMark, UnreadCount } from "./bits";
+import { openCreateChannel, PlusIcon } from "./channel-actions";
 import { ChannelMenu } from "./menus";
 import { TopicList } from "./TopicList";
 
@@ -40,10 +42,25 @@ export function ChannelList() {
   const subs = Object.values(subscriptions.value);
   const pinned = subs.filter((s) => s.pin_to_top).sort(byName);
   const rest = subs.filter((s) => !s.pin_to_top).sort(byName);
+  const browse = hrefOf({ kind: "channels", tab: "all" });
+  const mayCreate = creatableChannelKinds(state.value!).length > 0;
   return (
     <section class="sidebar-section" aria-labelledby="channels-heading">
-      <h2 id="channels-heading" class="sidebar-heading">Channels</h2>
-      {subs.length === 0 && <p class="sidebar-empty">You are not subscribed to any channel yet.</p>}
+      <div class="sidebar-heading-row">
+        <h2 id="channels-heading" class="sidebar-heading">
+          <a href={browse}>Channels</a>
+        </h2>
+        {mayCreate && (
+          <button type="button" class="icon-button sidebar-add" aria-label="Create a channel" title="Create a channel" onClick={openCreateChannel}>
+            <PlusIcon size={16} />
+          </button>
+        )}
+      </div>
+      {subs.length === 0 && (
+        <p class="sidebar-empty channels-empty">
+          You are not subscribed to any channel yet. <a href={browse}>Browse channels</a>
+        </p>
+      )}
       {pinned.length > 0 && (
         <ul class="nav-list pinned" aria-label="Pinned channels">
           {pinned.map((s) => <ChannelRow key={s.stream_id} sub={s} />)}
@@ -52,6 +69,11 @@ export function ChannelList() {
       <ul class="nav-list" aria-label={pinned.length ? "Other channels" : "Channels"}>
         {rest.map((s) => <ChannelRow key={s.stream_id} sub={s} />)}
       </ul>
+      {subs.length > 0 && (
+        <a class="sidebar-more" href={browse} aria-current={view.value.kind === "channels" ? "page" : undefined}>
+          Browse channels
+        </a>
+      )}
     </section>
   );
 }

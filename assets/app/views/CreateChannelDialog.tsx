@@ -1,0 +1,221 @@
+/**
+ * Creating a channel (Zulip's "Create a channel"): its name, description, who can access it (only the
+ * kinds the person may create), and the people subscribed with its creator. The server makes it
+ * (POST /users/me/subscriptions); once its subscription event has reached the store, the channel's
+ * view opens. Loaded on first use.
+ */
+import { effect } from "@preact/signals";
+import { useState } from "preact/hooks";
+import { createChannel } from "../api/calls";
+import { describeError } from "../api/http";
+import { navigate } from "../nav/router";
+import { activePeople } from "../state/people";
+import { creatableChannelKinds, type ChannelPrivacy } from "../state/permissions";
+import { me, state, users } from "../state/store";
+import { CloseIcon } from "./icons";
+import { closeDialog, Dialog } from "./Dialog";
+import { showNotice } from "./Notice";
+
+const KINDS: Record<ChannelPrivacy, { label: string; help: string }> = {
+  web_public: { label: "Web-public", help: "Organization members can join (guests must be invited by a subscriber); anyone on the Internet can view complete message history without creating an account." },
+  public: { label: "Public", help: "Organization members can join (guests must be invited by a subscriber); organization members can view complete message history without joining." },
+  private_shared: { label: "Private, shared history", help: "Must be invited by a subscriber; new subscribers can view complete message history; hidden from non-administrator users." },
+  private_protected: { label: "Private, protected history", help: "Must be invited by a subscriber; new subscribers can only see messages sent after they join; hidden from non-administrator users." },
+};
+/** The order Zulip's dialog lists them in. */
+const ORDER: ChannelPrivacy[] = ["web_public", "public", "private_shared", "private_protected"];
+
+const SHOWN = 8;
+
+/** Resolves with the id of the subscribed channel of that name once the store has it (its event arrived). */
+function channelNamed(name: string, timeoutMs = 10_000): Promise<number> {
+  const wanted = name.trim().toLowerCase();
+  return new Promise((resolve, reject) => {
+    let stop = () => {};
+    const timer = setTimeout(() => (stop(), reject(new Error("The channel was created, but it has not arrived yet."))), timeoutMs);
+    stop = effect(() => {
+      const found = Object.values(state.value!.subscriptions).find((s) => s.name.toLowerCase() === wanted);
+      if (!found) return;
+      clearTimeout(timer);
+      queueMicrotask(() => stop());
+      resolve(found.stream_id);
+    });
+  });
+}
+
+/** People to subscribe: their names as pills, and a field that finds more by name or email. */
+function PeoplePicker({ chosen, setChosen }: { chosen: number[]; setChosen(ids: number[]): void }) {
+  const [text, setText] = useState("");
+  const [active, setActive] = useState(0);
+  const self = me.value;
+  const needle = text.trim().toLowerCase();
+  const matches = needle
+    ? activePeople(users.value)
+        .filter((u) => u.user_id !== self && !chosen.includes(u.user_id) && (u.full_name.toLowerCase().includes(needle) || u.email.toLowerCase().includes(needle)))
+        .slice(0, SHOWN)
+    : [];
+  const open = matches.length > 0;
+  const add = (id: number) => {
+    setChosen([...chosen, id]);
+    setText("");
+    setActive(0);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (open && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
+      e.preventDefault();
+      setActive((active + (e.key === "ArrowDown" ? 1 : -1) + matches.length) % matches.length);
+    } else if (open && e.key === "Enter" && matches[active]) {
+      e.preventDefault();
+      add(matches[active]!.user_id);
+    } else if (e.key === "Backspace" && !text && chosen.length) {
+      setChosen(chosen.slice(0, -1));
+    } else if (e.key === "Escape" && text) {
+      e.stopPropagation();
+      setText("");
+    }
+  };
+  return (
+    <div class="recipient-picker channel-people">
+      <span class="pill">{users.value[self]?.full_name} (you)</span>
+      {chosen.map((id) => (
+        <span class="pill" key={id}>
+          {users.value[id]?.full_name ?? "Unknown user"}
+          <button type="button" class="pill-remove" aria-label={`Remove ${users.value[id]?.full_name ?? "this person"}`} onClick={() => setChosen(chosen.filter((x) => x !== id))}>
+            <CloseIcon size={12} />
+          </button>
+        </span>
+      ))}
+      <input
+        class="recipient-input channel-people-input"
+        role="combobox"
+        aria-label="Add people to the channel"
+        aria-expanded={open}
+        aria-controls="channel-people-options"
+        aria-autocomplete="list"
+        aria-activedescendant={open ? `channel-person-${matches[active]?.user_id}` : undefined}
+        placeholder="Add people by name or email"
+        value={text}
+        onInput={(e) => {
+          setText(e.currentTarget.value);
+          setActive(0);
+        }}
+        onKeyDown={onKeyDown}
+      />
+      {open && (
+        <ul id="channel-people-options" class="picker-options" role="listbox" aria-label="People">
+          {matches.map((u, i) => (
+            <li
+              id={`channel-person-${u.user_id}`}
+              key={u.user_id}
+              role="option"
+              aria-selected={i === active}
+              class={i === active ? "active" : ""}
+              onPointerDown={(e) => {
+                e.preventDefault();
+                add(u.user_id);
+              }}
+            >
+              <span>{u.full_name}</span>
+              <span class="muted-text">{u.email}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function CreateChannelDialog() {
+  const s = state.peek()!;
+  const kinds = ORDER.filter((k) => creatableChannelKinds(s).includes(k));
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [kind, setKind] = useState<ChannelPrivacy>(kinds.includes("public") ? "public" : kinds[0]!);
+  const [people, setPeople] = useState<number[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async () => {
+    const trimmed = name.trim();
+    // POST /users/me/subscriptions would join a channel that exists instead: Zulip's dialog says so first
+    if (trimmed && Object.values(state.peek()!.channels).some((c) => c.name.toLowerCase() === trimmed.toLowerCase())) {
+      return setError("A channel with this name already exists.");
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await createChannel({
+        name,
+        description,
+        invite_only: kind === "private_shared" || kind === "private_protected",
+        history_public_to_subscribers: kind !== "private_protected",
+        is_web_public: kind === "web_public",
+        principals: [me.peek(), ...people],
+      });
+      const id = await channelNamed(trimmed);
+      closeDialog();
+      navigate({ kind: "narrow", narrow: { kind: "channel", stream_id: id } });
+      showNotice(`Created #${trimmed}.`);
+    } catch (e) {
+      setBusy(false);
+      setError(describeError(e));
+    }
+  };
+
+  return (
+    <Dialog
+      title="Create a channel"
+      class="create-channel-dialog"
+      initialFocus=".channel-name-input"
+      footer={
+        <>
+          <button type="button" class="button subtle" onClick={closeDialog}>
+            Cancel
+          </button>
+          <button type="submit" form="create-channel-form" class="button primary" disabled={busy}>
+            {busy ? "Creating…" : "Create"}
+          </button>
+        </>
+      }
+    >
+      <form
+        id="create-channel-form"
+        class="dialog-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label class="field">
+          <span>Channel name</span>
+          <input class="channel-name-input" value={name} autoComplete="off" onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          <span>Description</span>
+          <textarea class="channel-description-input" rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+        </label>
+        <fieldset class="field channel-privacy">
+          <legend>Who can access the channel?</legend>
+          {kinds.map((k) => (
+            <label class="check privacy-choice" key={k}>
+              <input type="radio" name="channel-privacy" value={k} checked={kind === k} onChange={() => setKind(k)} />
+              <span>
+                <strong>{KINDS[k].label}</strong>
+                <span class="privacy-help">{KINDS[k].help}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <div class="field">
+          <span id="channel-people-label">Choose subscribers</span>
+          <PeoplePicker chosen={people} setChosen={setPeople} />
+        </div>
+        {error && (
+          <p class="dialog-error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </Dialog>
+  );
+}
