@@ -3,7 +3,7 @@
  * runs in Debian's Chromium on each view, and no serious or critical violation is allowed. The views:
  * the login page, the inbox, recent conversations, a topic with code, quotes, mentions, an image and a
  * spoiler, a direct-message conversation, the message and personal menus open, the lightbox, the dark
- * theme, and a phone-width page with its drawer open. Then the keyboard: the skip link and a menu's focus.
+ * theme, a phone-width page with its drawer open, browse channels and the create-a-channel dialog. Then the keyboard: the skip link and a menu's focus.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
@@ -196,6 +196,21 @@ describe("the web app's accessibility", () => {
     await page.locator(".inbox-row").first().waitFor();
     await expectAccessible(page, "dark inbox");
   }, 20_000);
+
+  test("browse channels and the create-a-channel dialog, light and dark, have none", async () => {
+    for (const dark of [false, true]) {
+      const page = await open({ dark });
+      await logIn(page, "/#channels/all");
+      await page.locator(".browse-channel").first().waitFor();
+      await expectAccessible(page, `${dark ? "dark " : ""}browse channels`);
+      await page.locator("#left-sidebar").getByRole("button", { name: "Create a channel" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create a channel" });
+      await dialog.waitFor();
+      await dialog.getByRole("combobox", { name: "Add people to the channel" }).fill("o");
+      await dialog.getByRole("option").first().waitFor();
+      await expectAccessible(page, `${dark ? "dark " : ""}create a channel`, "[role=dialog]");
+    }
+  }, 30_000);
 
   test("the keyboard reaches the messages first through the skip link, and a menu takes the focus and gives it back", async () => {
     const page = await open();
