@@ -119,10 +119,12 @@ describe("each channel's subscribers follow the events", () => {
     expect(s.subscribers[14]).toBeUndefined();
   });
 
-  test("the organization's channel-creation settings follow realm events", () => {
+  test("the organization's channel-creation settings and announcement channel follow realm events", () => {
     let s = applyEvent(state, { type: "realm", op: "update_dict", property: "default", data: { can_create_public_channel_group: 11, can_create_private_channel_group: { direct_members: [4], direct_subgroups: [] } } });
     expect(creatableChannelKinds(s)).toEqual(["private_shared", "private_protected"]);
     s = applyEvent(as(8), { type: "realm", op: "update", property: "enable_spectator_access", value: true });
     expect(creatableChannelKinds(s)).toContain("web_public");
+    s = applyEvent(s, { type: "realm", op: "update", property: "new_stream_announcements_stream_id", value: 12 });
+    expect(s.realm.new_stream_announcements_stream_id).toBe(12);
   });
 });

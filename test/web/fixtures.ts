@@ -48,6 +48,7 @@ export function sampleState(): State {
       enable_spectator_access: false,
       max_stream_name_length: 60,
       max_stream_description_length: 1024,
+      new_stream_announcements_stream_id: -1,
     },
     users: {
       4: user(4, "King Hamlet"),

@@ -173,6 +173,8 @@ export interface NewChannel {
   is_web_public: boolean;
   /** the people subscribed with its creator */
   principals: number[];
+  /** a notice in the organization's new-channel announcements channel */
+  announce: boolean;
 }
 
 /** Creates a channel (POST /users/me/subscriptions makes one when the name is new) and subscribes its people. */
@@ -183,6 +185,7 @@ export const createChannel = (c: NewChannel) =>
     history_public_to_subscribers: c.history_public_to_subscribers,
     is_web_public: c.is_web_public,
     principals: c.principals,
+    announce: c.announce,
   });
 
 export const subscribeTo = (name: string) => api("POST", "/users/me/subscriptions", { subscriptions: [{ name }] });

@@ -146,6 +146,7 @@ function realmOf(r: Json): Realm {
     enable_spectator_access: !!r.realm_enable_spectator_access,
     max_stream_name_length: r.max_stream_name_length ?? 60,
     max_stream_description_length: r.max_stream_description_length ?? 1024,
+    new_stream_announcements_stream_id: r.realm_new_stream_announcements_stream_id ?? -1,
   };
 }
 

@@ -190,6 +190,8 @@ export interface Realm {
   enable_spectator_access: boolean;
   max_stream_name_length: number;
   max_stream_description_length: number;
+  /** where new channels are announced (-1: nowhere) */
+  new_stream_announcements_stream_id: number;
 }
 
 export interface Reaction {

@@ -126,12 +126,17 @@ function PeoplePicker({ chosen, setChosen }: { chosen: number[]; setChosen(ids: 
 }
 
 export function CreateChannelDialog() {
-  const s = state.peek()!;
+  // drawn again when the organization's settings change (the choices and the announcement follow them)
+  const s = state.value!;
   const kinds = ORDER.filter((k) => creatableChannelKinds(s).includes(k));
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [kind, setKind] = useState<ChannelPrivacy>(kinds.includes("public") ? "public" : kinds[0]!);
   const [people, setPeople] = useState<number[]>([]);
+  const [announce, setAnnounce] = useState(true);
+  // Zulip offers the announcement for channels others may join, where the organization has a channel for it
+  const announcements = s.channels[s.realm.new_stream_announcements_stream_id];
+  const mayAnnounce = !!announcements && !announcements.is_archived && (kind === "public" || kind === "web_public");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -151,6 +156,7 @@ export function CreateChannelDialog() {
         history_public_to_subscribers: kind !== "private_protected",
         is_web_public: kind === "web_public",
         principals: [me.peek(), ...people],
+        announce: mayAnnounce && announce,
       });
       const id = await channelNamed(trimmed);
       closeDialog();
@@ -206,6 +212,12 @@ export function CreateChannelDialog() {
             </label>
           ))}
         </fieldset>
+        {mayAnnounce && (
+          <label class="check">
+            <input type="checkbox" class="channel-announce" checked={announce} onChange={(e) => setAnnounce(e.currentTarget.checked)} />
+            Announce new channel in #{announcements.name}
+          </label>
+        )}
         <div class="field">
           <span id="channel-people-label">Choose subscribers</span>
           <PeoplePicker chosen={people} setChosen={setPeople} />

@@ -64,6 +64,7 @@ const REALM_FIELDS: Record<string, keyof Realm> = {
   move_messages_between_streams_limit_seconds: "move_messages_between_streams_limit_seconds",
   message_edit_history_visibility_policy: "message_edit_history_visibility_policy",
   enable_spectator_access: "enable_spectator_access",
+  new_stream_announcements_stream_id: "new_stream_announcements_stream_id",
 };
 
 /** Organization permissions (group settings) the app reads. */
