@@ -85,9 +85,11 @@ export function onRealm(state: State, e: Json): State {
   const data: Record<string, unknown> = e.op === "update" ? { [e.property]: e.value } : e.op === "update_dict" ? e.data : {};
   for (const [k, v] of Object.entries(data)) if (REALM_FIELDS[k]) (patch as Json)[REALM_FIELDS[k]] = v;
   for (const k of REALM_GROUPS) if (data[k] !== undefined) patch[k] = toGroupSetting(data[k]);
-  // the older boolean, from a server that does not send the policy with it
+  // the older boolean, from a server that does not send the policy with it (or sends it in an event of its
+  // own, before or after): false hides the history; true shows it unless the policy already shows some
   if (typeof data.allow_edit_history === "boolean" && data.message_edit_history_visibility_policy === undefined) {
-    patch.message_edit_history_visibility_policy = data.allow_edit_history ? "all" : "none";
+    const current = patch.message_edit_history_visibility_policy ?? state.realm.message_edit_history_visibility_policy;
+    patch.message_edit_history_visibility_policy = !data.allow_edit_history ? "none" : current === "none" ? "all" : current;
   }
   if (typeof data.icon_url === "string") patch.icon_url = data.icon_url;
   return Object.keys(patch).length ? { ...state, realm: { ...state.realm, ...patch } } : state;
