@@ -38,6 +38,7 @@ import {
 } from "../domain/channel-permissions";
 import type { TopicsPolicy } from "../domain/channel-format";
 import { normalizeGroupSettingValue, type GroupSettingUpdate } from "../domain/group-setting";
+import { ANNOUNCEMENT_SETTINGS } from "../domain/realm-settings";
 import { isAdmin, isGuest, isOwner } from "../domain/roles";
 import { badRequest, ownerRequired } from "../errors";
 import { findChannelFolder } from "../store/channel-folders";
@@ -361,8 +362,6 @@ function publishPostPolicy(app: App, old: StreamRow, fresh: StreamRow, users: nu
   app.events.publish({ ...base, property: "stream_post_policy", value: policy(fresh) }, users);
   app.events.publish({ ...base, property: "is_announcement_only", value: policy(fresh) === 2 }, users);
 }
-
-const ANNOUNCEMENT_SETTINGS = ["new_stream_announcements_stream_id", "signup_announcements_stream_id", "zulip_update_announcements_stream_id"] as const;
 
 /**
  * DELETE /streams/{stream_id}: archives the channel. Subscriptions are kept; it stops being a

@@ -1,6 +1,7 @@
 import { realmOf, reloadGroups, reloadRealm, type App } from "../app";
 import type { GroupSettingUpdate, GroupSettingValue } from "../domain/group-setting";
 import {
+  ANNOUNCEMENT_SETTINGS,
   MAX_REALM_DESCRIPTION_LENGTH,
   MAX_REALM_NAME_LENGTH,
   OWNER_ONLY_REALM_SETTINGS,
@@ -12,6 +13,7 @@ import { isAdmin, isOwner } from "../domain/roles";
 import { adminRequired, badRequest, ownerRequired, ZulipError } from "../errors";
 import { findRealm, updateRealm } from "../store/realm";
 import { listActiveUserIds, type UserRow } from "../store/users";
+import { accessChannelById } from "./channel-access";
 import { groupSettingApiValues, updateGroupSetting } from "./group-settings";
 import { syncFullMembers } from "./user-updates";
 import { watchUserAccess } from "./user-access";
@@ -66,6 +68,13 @@ export async function updateRealmSettings(app: App, actor: UserRow, changes: Rea
   for (const [key, raw] of Object.entries(changes)) {
     if (raw === undefined || REALM_GROUP_SETTING_NAMES.includes(key as never)) continue;
     values[key] = validate(key, raw);
+  }
+  // Zulip's access_stream_by_id: an announcement channel is one the administrator can read; -1 turns it off.
+  for (const key of ANNOUNCEMENT_SETTINGS) {
+    const id = values[key];
+    if (id === undefined) continue;
+    if ((id as number) <= 0) values[key] = -1;
+    else await accessChannelById(app, actor, id as number);
   }
   const groupUpdates = REALM_GROUP_SETTING_NAMES.filter((k) => changes[k] !== undefined);
   // The legacy boolean and the topics policy describe the same rule: keep them in step.

@@ -176,3 +176,6 @@ export function legacyRealmPolicies(systemGroupOf: (setting: keyof typeof REALM_
     realm_wildcard_mention_policy: pick("can_mention_many_users_group", WILDCARD_MENTION_POLICY, 1),
   };
 }
+
+/** The organization's announcement channels (a channel id, or -1 for none). */
+export const ANNOUNCEMENT_SETTINGS = ["new_stream_announcements_stream_id", "signup_announcements_stream_id", "zulip_update_announcements_stream_id"] as const;

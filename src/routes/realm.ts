@@ -2,7 +2,7 @@ import { Elysia, t, type TSchema } from "elysia";
 import type { App } from "../app";
 import { LIMIT_SETTINGS, REALM_GROUP_SETTING_NAMES, updateRealmSettings } from "../actions/realm";
 import { GroupSettingUpdateSchema } from "../domain/group-setting";
-import { REALM_TOPICS_POLICIES } from "../domain/realm-settings";
+import { ANNOUNCEMENT_SETTINGS, REALM_TOPICS_POLICIES } from "../domain/realm-settings";
 import { zulip } from "../http/plugin";
 
 const BOOLEAN_SETTINGS = [
@@ -46,6 +46,7 @@ const RealmArgs = t.Object({
   giphy_rating: t.Optional(t.Integer()),
   org_type: t.Optional(t.Integer()),
   digest_weekday: t.Optional(t.Integer({ minimum: 0, maximum: 6 })),
+  ...Object.fromEntries(ANNOUNCEMENT_SETTINGS.map((k) => [k, t.Optional(t.Integer())])),
   ...Object.fromEntries(BOOLEAN_SETTINGS.map((k) => [k, t.Optional(t.Boolean())])),
   ...Object.fromEntries(LIMIT_SETTINGS.map((k) => [k, t.Optional(t.Union([t.Integer(), t.String()]))])),
   ...Object.fromEntries(REALM_GROUP_SETTING_NAMES.map((k) => [k, t.Optional(GroupSettingUpdateSchema)])),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../helpers/server";
+import { createChannel } from "../helpers/channels";
 import { REALM_PROPERTY_DEFAULTS } from "../../src/domain/realm-settings";
 
 let s: TestServer;
@@ -135,6 +136,34 @@ describe("PATCH /realm: time limits, retention, waiting period and topics", () =
   test("settings keep Zulip's defaults until changed", () => {
     const fresh = { ...REALM_PROPERTY_DEFAULTS };
     expect(fresh).toMatchObject({ waiting_period_threshold: 0, message_retention_days: -1, message_content_edit_limit_seconds: 600, message_content_delete_limit_seconds: null });
+  });
+});
+
+describe("PATCH /realm: announcement channels", () => {
+  test("an administrator names a channel they can read for new channels, new people and Zulip updates; everyone is told; -1 turns it off", async () => {
+    const lobby = await createChannel(s, "iago", "lobby", { subscribers: ["hamlet"] });
+    const events = await s.captureEvents(async () => {
+      const r = (await s.users.iago.client.patch("/realm", { new_stream_announcements_stream_id: lobby, signup_announcements_stream_id: lobby, zulip_update_announcements_stream_id: lobby })).success();
+      expect(r).toMatchObject({ new_stream_announcements_stream_id: lobby, signup_announcements_stream_id: lobby, zulip_update_announcements_stream_id: lobby });
+    });
+    expect(await stored()).toMatchObject({ new_stream_announcements_stream_id: lobby, signup_announcements_stream_id: lobby });
+    expect(events.of("polonius")).toContainEqual({ type: "realm", op: "update", property: "new_stream_announcements_stream_id", value: lobby });
+    expect((await s.users.hamlet.client.post("/register", { fetch_event_types: ["realm"] })).success().realm_new_stream_announcements_stream_id).toBe(lobby);
+    // a new channel is announced there (Zulip's announce)
+    (await s.users.hamlet.client.post("/users/me/subscriptions", { subscriptions: [{ name: "news desk" }], announce: true })).success();
+    const notice = await s.app.db.get<{ content: string }>("SELECT content FROM messages WHERE stream_id = ? ORDER BY id DESC LIMIT 1", [lobby]);
+    expect(notice!.content).toContain("#**news desk**");
+    (await s.users.iago.client.patch("/realm", { zulip_update_announcements_stream_id: -1 })).success();
+    expect((await stored()).zulip_update_announcements_stream_id).toBe(-1);
+  });
+
+  test("a channel the administrator cannot read, or none at all, is refused; members may not set them", async () => {
+    const secret = await createChannel(s, "hamlet", "hamlet's diary", { invite_only: true });
+    const before = await stored();
+    (await s.users.iago.client.patch("/realm", { new_stream_announcements_stream_id: secret })).error("Invalid channel ID");
+    (await s.users.iago.client.patch("/realm", { signup_announcements_stream_id: 99999 })).error("Invalid channel ID");
+    (await s.users.hamlet.client.patch("/realm", { new_stream_announcements_stream_id: secret })).error("Must be an organization administrator", "UNAUTHORIZED_PRINCIPAL");
+    expect(await stored()).toEqual(before);
   });
 });
 
