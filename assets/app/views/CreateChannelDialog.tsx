@@ -9,10 +9,9 @@ import { useState } from "preact/hooks";
 import { createChannel } from "../api/calls";
 import { describeError } from "../api/http";
 import { navigate } from "../nav/router";
-import { activePeople } from "../state/people";
 import { creatableChannelKinds, type ChannelPrivacy } from "../state/permissions";
-import { me, state, users } from "../state/store";
-import { CloseIcon } from "./icons";
+import { me, state } from "../state/store";
+import { PeoplePicker } from "./PeoplePicker";
 import { closeDialog, Dialog } from "./Dialog";
 import { showNotice } from "./Notice";
 
@@ -25,7 +24,6 @@ const KINDS: Record<ChannelPrivacy, { label: string; help: string }> = {
 /** The order Zulip's dialog lists them in. */
 const ORDER: ChannelPrivacy[] = ["web_public", "public", "private_shared", "private_protected"];
 
-const SHOWN = 8;
 
 /** Resolves with the id of the subscribed channel of that name once the store has it (its event arrived). */
 function channelNamed(name: string, timeoutMs = 10_000): Promise<number> {
@@ -41,88 +39,6 @@ function channelNamed(name: string, timeoutMs = 10_000): Promise<number> {
       resolve(found.stream_id);
     });
   });
-}
-
-/** People to subscribe: their names as pills, and a field that finds more by name or email. */
-function PeoplePicker({ chosen, setChosen }: { chosen: number[]; setChosen(ids: number[]): void }) {
-  const [text, setText] = useState("");
-  const [active, setActive] = useState(0);
-  const self = me.value;
-  const needle = text.trim().toLowerCase();
-  const matches = needle
-    ? activePeople(users.value)
-        .filter((u) => u.user_id !== self && !chosen.includes(u.user_id) && (u.full_name.toLowerCase().includes(needle) || u.email.toLowerCase().includes(needle)))
-        .slice(0, SHOWN)
-    : [];
-  const open = matches.length > 0;
-  const add = (id: number) => {
-    setChosen([...chosen, id]);
-    setText("");
-    setActive(0);
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (open && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
-      e.preventDefault();
-      setActive((active + (e.key === "ArrowDown" ? 1 : -1) + matches.length) % matches.length);
-    } else if (open && e.key === "Enter" && matches[active]) {
-      e.preventDefault();
-      add(matches[active]!.user_id);
-    } else if (e.key === "Backspace" && !text && chosen.length) {
-      setChosen(chosen.slice(0, -1));
-    } else if (e.key === "Escape" && text) {
-      e.stopPropagation();
-      setText("");
-    }
-  };
-  return (
-    <div class="recipient-picker channel-people">
-      <span class="pill">{users.value[self]?.full_name} (you)</span>
-      {chosen.map((id) => (
-        <span class="pill" key={id}>
-          {users.value[id]?.full_name ?? "Unknown user"}
-          <button type="button" class="pill-remove" aria-label={`Remove ${users.value[id]?.full_name ?? "this person"}`} onClick={() => setChosen(chosen.filter((x) => x !== id))}>
-            <CloseIcon size={12} />
-          </button>
-        </span>
-      ))}
-      <input
-        class="recipient-input channel-people-input"
-        role="combobox"
-        aria-label="Add people to the channel"
-        aria-expanded={open}
-        aria-controls="channel-people-options"
-        aria-autocomplete="list"
-        aria-activedescendant={open ? `channel-person-${matches[active]?.user_id}` : undefined}
-        placeholder="Add people by name or email"
-        value={text}
-        onInput={(e) => {
-          setText(e.currentTarget.value);
-          setActive(0);
-        }}
-        onKeyDown={onKeyDown}
-      />
-      {open && (
-        <ul id="channel-people-options" class="picker-options" role="listbox" aria-label="People">
-          {matches.map((u, i) => (
-            <li
-              id={`channel-person-${u.user_id}`}
-              key={u.user_id}
-              role="option"
-              aria-selected={i === active}
-              class={i === active ? "active" : ""}
-              onPointerDown={(e) => {
-                e.preventDefault();
-                add(u.user_id);
-              }}
-            >
-              <span>{u.full_name}</span>
-              <span class="muted-text">{u.email}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
 }
 
 export function CreateChannelDialog() {
@@ -220,7 +136,16 @@ export function CreateChannelDialog() {
         )}
         <div class="field">
           <span id="channel-people-label">Choose subscribers</span>
-          <PeoplePicker chosen={people} setChosen={setPeople} />
+          <PeoplePicker
+            class="recipient-picker channel-people"
+            inputClass="recipient-input channel-people-input"
+            chosen={people}
+            onChange={setPeople}
+            fixed={[me.value]}
+            label="Add people to the channel"
+            placeholder="Add people by name or email"
+            idPrefix="channel-person"
+          />
         </div>
         {error && (
           <p class="dialog-error" role="alert">
