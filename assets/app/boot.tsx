@@ -15,6 +15,7 @@ import { startRouter } from "./nav/router";
 import { setQueueId } from "./session";
 import type { ServerEvent } from "./state/apply-event";
 import { fromRegister } from "./state/from-register";
+import { invitesChanged, noteInviteEvents } from "./state/invites-changed";
 import { mergePresences } from "./state/reduce/people";
 import { dispatch, state, update } from "./state/store";
 import { alertForEvents } from "./notify/desktop";
@@ -28,6 +29,7 @@ function onEvents(events: ServerEvent[]): void {
   alertForEvents(state.value!, events);
   dispatch(events);
   noteTypingEvents(events);
+  noteInviteEvents(events);
 }
 
 async function reregister() {
@@ -36,6 +38,8 @@ async function reregister() {
   forgetViews();
   state.value = fromRegister(r);
   generation.value++;
+  // events may have been missed while the queue was gone
+  invitesChanged.value++;
   return { queueId: r.queue_id as string, lastEventId: r.last_event_id as number };
 }
 

@@ -1,11 +1,14 @@
 /**
  * Inviting people, the pure parts: who is offered "Invite people" (the organization's
  * create_multiuse_invite_group, kept current from realm events), which roles the dialog offers (none
- * above the person's own, as the server checks), and the expiry choices and line.
+ * above the person's own, as the server checks), the expiry choices and line, and the list of links
+ * made: its lines, its order, and whose links the person is offered to revoke.
  */
 import { describe, expect, test } from "bun:test";
 import { applyEvent } from "../../assets/app/state/apply-event";
-import { canInvite, invitableRoles } from "../../assets/app/state/permissions";
+import { canInvite, canRevokeInvite, invitableRoles, inviteRoleName, seesAllInvites } from "../../assets/app/state/permissions";
+import { expiresLine, linkTitle, madeLine, newestFirst, revokeQuestion } from "../../assets/app/lib/invite-list";
+import { invitesChanged, noteInviteEvents } from "../../assets/app/state/invites-changed";
 import type { State } from "../../assets/app/state/types";
 import { DEFAULT_INVITE_EXPIRY, expiresAt, expiryLine, INVITE_EXPIRY } from "../../assets/app/lib/invite-expiry";
 import { sampleState } from "./fixtures";
@@ -77,5 +80,50 @@ describe("how long a link lasts", () => {
     expect(expiresAt(1_000_000, null)).toBeNull();
     expect(expiryLine(1_001_800, (s) => `T${s}`)).toBe("This link expires on T1001800.");
     expect(expiryLine(null)).toBe("This link never expires.");
+  });
+});
+
+describe("the links made", () => {
+  const fmt = (t: number) => `T${t}`;
+  const link = (id: number, by: number, invited: number, invited_as = 400) => ({ id, invited_by_user_id: by, invited, invited_as, expiry_date: null, is_multiuse: true });
+
+  test("each says the role it gives, who made it and when, and when it stops working or that it never does", () => {
+    const s = as(OWNER);
+    expect([600, 400, 300, 200, 100].map(inviteRoleName)).toEqual(["Guest", "Member", "Moderator", "Administrator", "Owner"]);
+    expect(inviteRoleName(250)).toBe("Unknown role");
+    expect(linkTitle({ invited_as: 300 })).toBe("Moderator link");
+    expect(madeLine(link(1, OWNER, 1000), s.users, OWNER, fmt)).toBe("Made by you on T1000");
+    expect(madeLine(link(1, ADMIN, 1000), s.users, OWNER, fmt)).toBe("Made by Iago on T1000");
+    // someone the state does not know (a deactivated account not sent) still reads sensibly
+    expect(madeLine(link(1, 77, 1000), s.users, OWNER, fmt)).toBe("Made by Unknown user on T1000");
+    expect(expiresLine(2000, fmt)).toBe("Expires on T2000");
+    expect(expiresLine(null, fmt)).toBe("Never expires");
+    expect(revokeQuestion(link(1, ADMIN, 1000, 600), s.users, OWNER)).toBe("Revoke the guest link Iago made? No one can sign up with it any more.");
+    expect(revokeQuestion(link(1, OWNER, 1000), s.users, OWNER)).toBe("Revoke the member link you made? No one can sign up with it any more.");
+  });
+
+  test("the newest comes first, the later id first when two were made in the same second", () => {
+    expect(newestFirst([link(1, OWNER, 100), link(2, OWNER, 300), link(3, OWNER, 200), link(4, OWNER, 300)]).map((l) => l.id)).toEqual([4, 2, 3, 1]);
+  });
+
+  test("revoking is offered as the server allows it: one's own always, others' to administrators, an owner's link to owners only", () => {
+    const mine = (me: number, invited_as = 400) => ({ invited_by_user_id: me, invited_as });
+    const othersMember = { invited_by_user_id: 5, invited_as: 400 };
+    const othersOwner = { invited_by_user_id: 5, invited_as: 100 };
+    expect([OWNER, ADMIN, MODERATOR, MEMBER].map((me) => canRevokeInvite(as(me, 3), mine(me)))).toEqual([true, true, true, true]);
+    expect([OWNER, ADMIN, MODERATOR, MEMBER].map((me) => canRevokeInvite(as(me, 3), othersMember))).toEqual([true, true, false, false]);
+    expect([OWNER, ADMIN, MODERATOR, MEMBER].map((me) => canRevokeInvite(as(me, 3), othersOwner))).toEqual([true, false, false, false]);
+    // a guest revokes nothing (the server refuses guests outright)
+    expect(canRevokeInvite(as(GUEST, 2), mine(GUEST, 600))).toBe(false);
+    // administrators are answered with everyone's links, others with their own
+    expect([OWNER, ADMIN, MODERATOR, MEMBER].map((me) => seesAllInvites(as(me)))).toEqual([true, true, false, false]);
+  });
+
+  test("an invites_changed event, and only that, tells an open list to fetch again", () => {
+    const before = invitesChanged.peek();
+    noteInviteEvents([{ type: "message", id: 1 }, { type: "realm", id: 2 }]);
+    expect(invitesChanged.peek()).toBe(before);
+    noteInviteEvents([{ type: "invites_changed", id: 3 }, { type: "invites_changed", id: 4 }]);
+    expect(invitesChanged.peek()).toBe(before + 1);
   });
 });

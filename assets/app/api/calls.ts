@@ -163,6 +163,21 @@ export interface NewInviteLink {
 export const createInviteLink = (p: NewInviteLink) =>
   api<{ invite_link: string }>("POST", "/invites/multiuse", { ...p, stream_ids: [] }).then((r) => r.invite_link);
 
+/** A reusable link as GET /invites lists it (seconds since the epoch; expiry_date null: never). */
+export interface InviteLink {
+  id: number;
+  invited_by_user_id: number;
+  invited: number;
+  expiry_date: number | null;
+  invited_as: number;
+  is_multiuse: boolean;
+  link_url?: string;
+}
+/** The links the person may see: an administrator everyone's, anyone else their own (emailed invitations are left out). */
+export const fetchInviteLinks = () =>
+  api<{ invites: InviteLink[] }>("GET", "/invites").then((r) => r.invites.filter((i): i is InviteLink & { link_url: string } => i.is_multiuse && !!i.link_url));
+export const revokeInviteLink = (id: number) => api("DELETE", `/invites/multiuse/${id}`);
+
 // Channels: creating one, joining and leaving (the sidebar follows the subscription and stream events).
 
 export interface NewChannel {

@@ -35,3 +35,12 @@ export function formatWhen(seconds: number, twentyFourHour: boolean, now = Date.
 
 const full = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });
 export const formatFull = (seconds: number) => full.format(seconds * 1000);
+
+const dateTimes = new Map<boolean, Intl.DateTimeFormat>();
+
+/** A date with its time, for lists of things made ("Nov 26, 2026, 6:30 PM"), in the person's clock format. */
+export function formatDateTime(seconds: number, twentyFourHour: boolean): string {
+  let f = dateTimes.get(twentyFourHour);
+  if (!f) dateTimes.set(twentyFourHour, (f = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", hourCycle: twentyFourHour ? "h23" : "h12" })));
+  return f.format(seconds * 1000);
+}

@@ -119,6 +119,23 @@ export const INVITE_ROLES = [
 /** The roles the person may invite as: none unless they may invite, and none above their own (as the server checks). */
 export const invitableRoles = (state: State) => (canInvite(state) ? INVITE_ROLES.filter((r) => r.role >= role(state)) : []);
 
+/** Whether GET /invites answers with everyone's links (an administrator) rather than the person's own. */
+export const seesAllInvites = (state: State) => isAdmin(state);
+
+/** The name of the role an invitation gives ("Member"). */
+export const inviteRoleName = (invitedAs: number): string => INVITE_ROLES.find((r) => r.role === invitedAs)?.label ?? "Unknown role";
+
+/**
+ * Whether the person may revoke a link, as the server decides: their own always (not as a guest); someone
+ * else's as an administrator, and an owner's link only as an owner.
+ */
+export function canRevokeInvite(state: State, invite: { invited_by_user_id: number; invited_as: number }): boolean {
+  if (isGuest(state)) return false;
+  if (invite.invited_by_user_id === state.me) return true;
+  if (invite.invited_as === ROLE.owner && role(state) !== ROLE.owner) return false;
+  return isAdmin(state);
+}
+
 // Channels: which kinds the person may create, and whether they may join or leave one (Zulip's
 // settings_data.user_can_create_*_streams and stream_data.can_toggle_subscription).
 
