@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import type { Locator, Page } from "playwright-core";
 import { hashPassword } from "../../src/actions/users";
 import type { InviteRow } from "../../src/store/invites";
-import { browserSuite, eventually, shot } from "./helpers";
+import { browserSuite, dialogViolations, eventually, shot } from "./helpers";
 
 const suite = browserSuite(async (s) => {
   await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("desdemona-pass"), s.users.desdemona.id]);
@@ -33,20 +33,6 @@ async function openInviteDialog(page: Page) {
 
 /** The links a dialog's list shows, in order (the fields' values: Preact sets them as properties, not attributes). */
 const linksShown = (dialog: Locator) => dialog.locator(".invite-entry .invite-link").evaluateAll((f) => f.map((x) => (x as HTMLInputElement).value));
-
-const AXE = await Bun.file(Bun.resolveSync("axe-core/axe.min.js", import.meta.dir)).text();
-
-/** axe-core's serious and critical violations inside the open dialog (WCAG 2.2 A and AA). */
-async function dialogViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const axe = (window as any).axe;
-    const r = await axe.run({ include: [".dialog"] }, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return r.violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(" ")).join(", ")}`) as string[];
-  });
-}
 
 const inviteByKey = (link: string) => suite.s.app.db.get<InviteRow>("SELECT * FROM invites WHERE key = ?", [link.split("/").at(-2)!]);
 

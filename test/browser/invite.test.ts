@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { createChannel } from "../helpers/channels";
 import { hashPassword } from "../../src/actions/users";
 import type { InviteRow } from "../../src/store/invites";
-import { browserSuite, eventually, row, shot } from "./helpers";
+import { browserSuite, dialogViolations, eventually, row, shot } from "./helpers";
 
 let welcome: number;
 const suite = browserSuite(async (s) => {
@@ -27,21 +27,6 @@ async function logInAs(page: Page, who: "desdemona" | "iago") {
   await page.fill("#login-password", `${who}-pass`);
   await page.click(".login-form button[type=submit]");
   await page.locator(".app-shell").waitFor();
-}
-
-const AXE = await Bun.file(Bun.resolveSync("axe-core/axe.min.js", import.meta.dir)).text();
-
-/** axe-core's serious and critical violations inside the open dialog (WCAG 2.2 A and AA). */
-async function dialogViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE });
-  const found = await page.evaluate(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const axe = (window as any).axe;
-    const r = await axe.run({ include: [".dialog"] }, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return r.violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(" ")).join(", ")}`);
-  });
-  return found as string[];
 }
 
 const personalMenu = (page: Page) => page.getByRole("button", { name: /^Personal menu/ });
