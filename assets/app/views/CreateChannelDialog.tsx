@@ -12,7 +12,7 @@ import { navigate } from "../nav/router";
 import { creatableChannelKinds, type ChannelPrivacy } from "../state/permissions";
 import { me, state } from "../state/store";
 import { PeoplePicker } from "./PeoplePicker";
-import { closeDialog, Dialog } from "./Dialog";
+import { closeDialog, FormDialog } from "./Dialog";
 import { showNotice } from "./Notice";
 
 const KINDS: Record<ChannelPrivacy, { label: string; help: string }> = {
@@ -85,74 +85,56 @@ export function CreateChannelDialog() {
   };
 
   return (
-    <Dialog
+    <FormDialog
       title="Create a channel"
       class="create-channel-dialog"
       initialFocus=".channel-name-input"
-      footer={
-        <>
-          <button type="button" class="button subtle" onClick={closeDialog}>
-            Cancel
-          </button>
-          <button type="submit" form="create-channel-form" class="button primary" disabled={busy}>
-            {busy ? "Creating…" : "Create"}
-          </button>
-        </>
-      }
+      formId="create-channel-form"
+      submitLabel="Create"
+      busyLabel="Creating…"
+      busy={busy}
+      error={error}
+      onSubmit={() => void submit()}
     >
-      <form
-        id="create-channel-form"
-        class="dialog-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <label class="field">
-          <span>Channel name</span>
-          <input class="channel-name-input" value={name} autoComplete="off" onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <label class="field">
-          <span>Description</span>
-          <textarea class="channel-description-input" rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-        </label>
-        <fieldset class="field channel-privacy">
-          <legend>Who can access the channel?</legend>
-          {kinds.map((k) => (
-            <label class="check privacy-choice" key={k}>
-              <input type="radio" name="channel-privacy" value={k} checked={kind === k} onChange={() => setKind(k)} />
-              <span>
-                <strong>{KINDS[k].label}</strong>
-                <span class="privacy-help">{KINDS[k].help}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        {mayAnnounce && (
-          <label class="check">
-            <input type="checkbox" class="channel-announce" checked={announce} onChange={(e) => setAnnounce(e.currentTarget.checked)} />
-            Announce new channel in #{announcements.name}
+      <label class="field">
+        <span>Channel name</span>
+        <input class="channel-name-input" value={name} autoComplete="off" onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label class="field">
+        <span>Description</span>
+        <textarea class="channel-description-input" rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      </label>
+      <fieldset class="field channel-privacy">
+        <legend>Who can access the channel?</legend>
+        {kinds.map((k) => (
+          <label class="check privacy-choice" key={k}>
+            <input type="radio" name="channel-privacy" value={k} checked={kind === k} onChange={() => setKind(k)} />
+            <span>
+              <strong>{KINDS[k].label}</strong>
+              <span class="privacy-help">{KINDS[k].help}</span>
+            </span>
           </label>
-        )}
-        <div class="field">
-          <span id="channel-people-label">Choose subscribers</span>
-          <PeoplePicker
-            class="recipient-picker channel-people"
-            inputClass="recipient-input channel-people-input"
-            chosen={people}
-            onChange={setPeople}
-            fixed={[me.value]}
-            label="Add people to the channel"
-            placeholder="Add people by name or email"
-            idPrefix="channel-person"
-          />
-        </div>
-        {error && (
-          <p class="dialog-error" role="alert">
-            {error}
-          </p>
-        )}
-      </form>
-    </Dialog>
+        ))}
+      </fieldset>
+      {mayAnnounce && (
+        <label class="check">
+          <input type="checkbox" class="channel-announce" checked={announce} onChange={(e) => setAnnounce(e.currentTarget.checked)} />
+          Announce new channel in #{announcements.name}
+        </label>
+      )}
+      <div class="field">
+        <span id="channel-people-label">Choose subscribers</span>
+        <PeoplePicker
+          class="recipient-picker channel-people"
+          inputClass="recipient-input channel-people-input"
+          chosen={people}
+          onChange={setPeople}
+          fixed={[me.value]}
+          label="Add people to the channel"
+          placeholder="Add people by name or email"
+          idPrefix="channel-person"
+        />
+      </div>
+    </FormDialog>
   );
 }

@@ -174,3 +174,56 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, onConfirm
     </Dialog>
   );
 }
+
+interface FormProps {
+  title: string;
+  class: string;
+  initialFocus?: string;
+  /** the form's id, which the footer's submit button names */
+  formId: string;
+  submitLabel: string;
+  /** the submit button's label while the work runs */
+  busyLabel: string;
+  busy: boolean;
+  /** what the form says went wrong, under its fields */
+  error: string | null;
+  onSubmit(): void;
+  children: ComponentChildren;
+}
+
+/** A dialog holding one form: Cancel and the submit button below it, the error line at the form's end. */
+export function FormDialog({ title, class: cls, initialFocus, formId, submitLabel, busyLabel, busy, error, onSubmit, children }: FormProps) {
+  return (
+    <Dialog
+      title={title}
+      class={cls}
+      initialFocus={initialFocus}
+      footer={
+        <>
+          <button type="button" class="button subtle" onClick={closeDialog}>
+            Cancel
+          </button>
+          <button type="submit" form={formId} class="button primary" disabled={busy}>
+            {busy ? busyLabel : submitLabel}
+          </button>
+        </>
+      }
+    >
+      <form
+        id={formId}
+        class="dialog-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+        {error && (
+          <p class="dialog-error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </Dialog>
+  );
+}

@@ -9,7 +9,7 @@ import { describeError } from "../api/http";
 import { canEditTopic, canMoveChannel, canMoveOut, canMoveWithin } from "../state/permissions";
 import { messages, realm, state, subscriptions } from "../state/store";
 import type { Message } from "../state/types";
-import { closeDialog, Dialog } from "./Dialog";
+import { closeDialog, FormDialog } from "./Dialog";
 import { showNotice } from "./Notice";
 import { followMovedTopic } from "../nav/router";
 import { topicText } from "./bits";
@@ -74,80 +74,62 @@ export function MoveDialog({ streamId, topic, message }: Props) {
   };
 
   return (
-    <Dialog
+    <FormDialog
       title={title}
       class="move-dialog"
       initialFocus=".move-topic-input"
-      footer={
-        <>
-          <button type="button" class="button subtle" onClick={closeDialog}>
-            Cancel
-          </button>
-          <button type="submit" form="move-form" class="button primary" disabled={busy}>
-            {busy ? "Moving…" : "Confirm"}
-          </button>
-        </>
-      }
+      formId="move-form"
+      submitLabel="Confirm"
+      busyLabel="Moving…"
+      busy={busy}
+      error={error}
+      onSubmit={() => void submit()}
     >
-      <form
-        id="move-form"
-        class="dialog-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <p class="dialog-lead">
-          From <strong>#{s.channels[streamId]?.name ?? "channel"}</strong> › <strong>{topicText(topic)}</strong>
-        </p>
-        {mayChannel && (
-          <label class="field">
-            <span>Channel</span>
-            <select class="move-channel" value={target} onChange={(e) => setTarget(Number(e.currentTarget.value))}>
-              {!subscriptions.value[streamId] && <option value={streamId}>#{s.channels[streamId]?.name}</option>}
-              {channelsToChoose.map((c) => (
-                <option key={c.stream_id} value={c.stream_id}>
-                  #{c.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+      <p class="dialog-lead">
+        From <strong>#{s.channels[streamId]?.name ?? "channel"}</strong> › <strong>{topicText(topic)}</strong>
+      </p>
+      {mayChannel && (
         <label class="field">
-          <span>Topic</span>
-          <input
-            class="move-topic-input"
-            value={name}
-            maxLength={realm.value.max_topic_length}
-            disabled={!mayTopic && !mayChannel}
-            placeholder={realm.value.empty_topic_display_name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
+          <span>Channel</span>
+          <select class="move-channel" value={target} onChange={(e) => setTarget(Number(e.currentTarget.value))}>
+            {!subscriptions.value[streamId] && <option value={streamId}>#{s.channels[streamId]?.name}</option>}
+            {channelsToChoose.map((c) => (
+              <option key={c.stream_id} value={c.stream_id}>
+                #{c.name}
+              </option>
+            ))}
+          </select>
         </label>
-        {message && (
-          <label class="field">
-            <span>Which messages should be moved?</span>
-            <select class="move-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value as PropagateMode)}>
-              <option value="change_one">Move only this message</option>
-              <option value="change_later">Move this and all following messages in this topic</option>
-              <option value="change_all">Move all messages in this topic</option>
-            </select>
-          </label>
-        )}
-        <label class="check">
-          <input type="checkbox" checked={notifyNew} onChange={(e) => setNotifyNew(e.currentTarget.checked)} />
-          Send automated notice to new topic
+      )}
+      <label class="field">
+        <span>Topic</span>
+        <input
+          class="move-topic-input"
+          value={name}
+          maxLength={realm.value.max_topic_length}
+          disabled={!mayTopic && !mayChannel}
+          placeholder={realm.value.empty_topic_display_name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+      </label>
+      {message && (
+        <label class="field">
+          <span>Which messages should be moved?</span>
+          <select class="move-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value as PropagateMode)}>
+            <option value="change_one">Move only this message</option>
+            <option value="change_later">Move this and all following messages in this topic</option>
+            <option value="change_all">Move all messages in this topic</option>
+          </select>
         </label>
-        <label class="check">
-          <input type="checkbox" checked={notifyOld} onChange={(e) => setNotifyOld(e.currentTarget.checked)} />
-          Send automated notice to old topic
-        </label>
-        {error && (
-          <p class="dialog-error" role="alert">
-            {error}
-          </p>
-        )}
-      </form>
-    </Dialog>
+      )}
+      <label class="check">
+        <input type="checkbox" checked={notifyNew} onChange={(e) => setNotifyNew(e.currentTarget.checked)} />
+        Send automated notice to new topic
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={notifyOld} onChange={(e) => setNotifyOld(e.currentTarget.checked)} />
+        Send automated notice to old topic
+      </label>
+    </FormDialog>
   );
 }

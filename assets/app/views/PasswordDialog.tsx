@@ -7,7 +7,7 @@ import { useState } from "preact/hooks";
 import { changePassword } from "../api/calls";
 import { describeError } from "../api/http";
 import { me, users } from "../state/store";
-import { closeDialog, Dialog } from "./Dialog";
+import { closeDialog, FormDialog } from "./Dialog";
 import { showNotice } from "./Notice";
 
 /** Zulip's shortest password (MIN_PASSWORD_LENGTH on the server). */
@@ -44,49 +44,31 @@ export function PasswordDialog() {
   };
 
   return (
-    <Dialog
+    <FormDialog
       title="Change your password"
       class="password-dialog"
       initialFocus=".password-current"
-      footer={
-        <>
-          <button type="button" class="button subtle" onClick={closeDialog}>
-            Cancel
-          </button>
-          <button type="submit" form="password-form" class="button primary" disabled={busy}>
-            {busy ? "Changing…" : "Change password"}
-          </button>
-        </>
-      }
+      formId="password-form"
+      submitLabel="Change password"
+      busyLabel="Changing…"
+      busy={busy}
+      error={error}
+      onSubmit={() => void submit()}
     >
-      <form
-        id="password-form"
-        class="dialog-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        {/* for password managers: whose password this is */}
-        <input type="text" autocomplete="username" value={users.peek()[me.peek()]?.email ?? ""} hidden readOnly />
-        <label class="field">
-          <span>Current password</span>
-          <input type="password" class="password-current" autocomplete="current-password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
-        </label>
-        <label class="field">
-          <span>New password</span>
-          <input type="password" autocomplete="new-password" value={next} onInput={(e) => setNext(e.currentTarget.value)} />
-        </label>
-        <label class="field">
-          <span>New password again</span>
-          <input type="password" autocomplete="new-password" value={again} onInput={(e) => setAgain(e.currentTarget.value)} />
-        </label>
-        {error && (
-          <p class="dialog-error" role="alert">
-            {error}
-          </p>
-        )}
-      </form>
-    </Dialog>
+      {/* for password managers: whose password this is */}
+      <input type="text" autocomplete="username" value={users.peek()[me.peek()]?.email ?? ""} hidden readOnly />
+      <label class="field">
+        <span>Current password</span>
+        <input type="password" class="password-current" autocomplete="current-password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+      </label>
+      <label class="field">
+        <span>New password</span>
+        <input type="password" autocomplete="new-password" value={next} onInput={(e) => setNext(e.currentTarget.value)} />
+      </label>
+      <label class="field">
+        <span>New password again</span>
+        <input type="password" autocomplete="new-password" value={again} onInput={(e) => setAgain(e.currentTarget.value)} />
+      </label>
+    </FormDialog>
   );
 }
