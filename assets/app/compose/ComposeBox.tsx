@@ -231,7 +231,7 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
           <RecipientPicker />
         )}
       </div>
-      <div class="compose-tabs" role="tablist" aria-label="Message">
+      <div class="tabs compose-tabs" role="tablist" aria-label="Message">
         <button type="button" role="tab" id="compose-write-tab" aria-selected={mode === "write"} aria-controls={mode === "write" ? "compose-write" : undefined} onClick={() => ((compose.mode.value = "write"), setTimeout(() => text.current?.focus()))}>
           Write
         </button>

@@ -71,7 +71,7 @@ function Tabs({ tab, count, choose }: { tab: Tab; count: number | null; choose(t
     onClick: () => choose(t),
   });
   return (
-    <div class="invite-tabs" role="tablist" aria-label="Invitations" onKeyDown={onKeyDown}>
+    <div class="tabs invite-tabs" role="tablist" aria-label="Invitations" onKeyDown={onKeyDown}>
       <button {...tabProps("new")}>New link</button>
       <button {...tabProps("list")}>
         Links made{count !== null && <span class="invite-tab-count"> ({count})</span>}
