@@ -9,7 +9,8 @@
 //   by its text) minus the moment the POST's answer arrived here, both on the wall clock (timeOrigin + now);
 // - scrolling back through 5,000 messages with the mouse wheel: long tasks (PerformanceObserver 'longtask')
 //   and, after a forced garbage collection, the JS heap in use (CDP Runtime.getHeapUsage) and the DOM size.
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "../helpers/chromium";
 import { summarize } from "./stats";
 
 export interface WebSetup {
@@ -29,8 +30,6 @@ export interface WebSetup {
   scrollBack: number;
   log(msg: string): void;
 }
-
-const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--enable-precise-memory-info"];
 
 /** Runs in the page before its own scripts, on every navigation. */
 const INIT = () => {
@@ -115,7 +114,7 @@ async function baselinePage(page: Page, url: string) {
 
 export async function webScenario(s: WebSetup): Promise<Record<string, unknown>> {
   const out: Record<string, any> = {};
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: LAUNCH_ARGS });
+  const browser = await launchChromium(["--enable-precise-memory-info"]);
   try {
     // from source the server bundles the app on its first request: not part of any figure
     await fetch(`${s.base}/login`).then((r) => r.arrayBuffer());

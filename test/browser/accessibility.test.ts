@@ -6,7 +6,8 @@
  * theme, a phone-width page with its drawer open, browse channels and the create-a-channel dialog. Then the keyboard: the skip link and a menu's focus.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "../helpers/chromium";
 import { startServer, type TestServer } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { hashPassword } from "../../src/actions/users";
@@ -57,11 +58,7 @@ beforeAll(async () => {
   await s.users.cordelia.client.post("/messages", { type: "stream", to: general, topic: "plans", content: "Unread, for the counts." });
   http = createServer(s.app).listen({ hostname: "127.0.0.1", port: 0, reusePort: false });
   base = `http://127.0.0.1:${http.server!.port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 }, 20_000);
 
 afterAll(async () => {

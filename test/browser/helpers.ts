@@ -5,12 +5,12 @@
  * tab showing a channel would read what the next journey sends.
  */
 import { afterAll, afterEach, beforeAll, expect } from "bun:test";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { launchChromium } from "../helpers/chromium";
 import { startServer, type CastName, type StartOptions, type TestServer } from "../helpers/server";
 import { hashPassword } from "../../src/actions/users";
 import { createServer } from "../../src/server";
 
-export const CHROMIUM = "/usr/bin/chromium";
 /** Screenshots of the main views land here (test artifacts). */
 export const shot = (name: string) => `/tmp/parley-web-${name}.png`;
 
@@ -45,12 +45,7 @@ export function browserSuite(setup: (s: TestServer) => Promise<void> = async () 
     await setup(s);
     http = createServer(s.app).listen({ hostname: "127.0.0.1", port: 0, reusePort: false });
     base = `http://127.0.0.1:${http.server!.port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // (launch() gives Chromium a new empty --user-data-dir of its own each time)
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   }, 20_000);
 
   afterEach(async () => {

@@ -5,7 +5,8 @@
  * unread messages far back are marked read on the server when they come into view.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../helpers/chromium";
 import { startServer, type TestServer } from "../helpers/server";
 import { createChannel } from "../helpers/channels";
 import { hashPassword } from "../../src/actions/users";
@@ -32,11 +33,7 @@ beforeAll(async () => {
   (await s.users.hamlet.client.post("/messages/flags", { messages: ids.slice(99, 120), op: "remove", flag: "read" })).success();
   http = createServer(s.app).listen({ hostname: "127.0.0.1", port: 0, reusePort: false });
   base = `http://127.0.0.1:${http.server!.port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import sharp from "sharp";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../helpers/chromium";
 import { runParley, startParley, type ServeProcess } from "../helpers/serve-process";
 
 const ROOT = join(import.meta.dir, "../..");
 const OUT = join(ROOT, "docs/screenshots");
-const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "lighthouse-demo";
 const log = (msg: string) => process.stderr.write(`[screenshots] ${msg}\n`);
 
@@ -279,11 +279,7 @@ async function openTopic(page: Page, url: string, last: string) {
 
 async function shoot(channels: Record<string, number>) {
   mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--font-render-hinting=none"],
-  });
+  browser = await launchChromium(["--font-render-hinting=none"]);
   const release = topicUrl(channels.engineering!, "engineering", "release 2.4");
   const onboarding = topicUrl(channels.design!, "design", "onboarding flow");
 
