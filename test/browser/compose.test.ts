@@ -232,7 +232,14 @@ describe("writing and reacting in the web app", () => {
     const at = new Date(Date.now() + 2 * 3600_000);
     at.setSeconds(0, 0);
     const local = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}T${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+    // this very minute is too soon (the field's min already keeps past times out): refused in the
+    // dialog, which stays open with the message unscheduled
+    await dialog.getByLabel("Send it on").fill(local(new Date()));
+    await dialog.getByRole("button", { name: "Schedule" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "Choose a time in the future." }).waitFor();
+    expect(await db().all("SELECT id FROM scheduled_messages WHERE sender_id = ?", [userId("hamlet")])).toEqual([]);
     await dialog.getByLabel("Send it on").fill(local(at));
+    expect(await dialog.getByRole("alert").count()).toBe(0);
     await page.screenshot({ path: shot("schedule-dialog") });
     await dialog.getByRole("button", { name: "Schedule" }).click();
     await dialog.waitFor({ state: "detached" });
