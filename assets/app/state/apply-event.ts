@@ -10,6 +10,7 @@ import { onRealm, onRealmEmoji, onUserGroup, onUserSettings, onUserTopic } from 
 import { onReaction, onSubmessage } from "./reduce/reactions";
 import { onDrafts, onScheduledMessages } from "./reduce/drafts";
 import { onStream, onSubscription } from "./reduce/channels";
+import { onAlertWords, onCustomProfileFields, onSavedSnippets } from "./reduce/account";
 import type { State } from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -35,6 +36,9 @@ const REDUCERS: Record<string, (state: State, e: ServerEvent) => State> = {
   submessage: onSubmessage,
   drafts: onDrafts,
   scheduled_messages: onScheduledMessages,
+  alert_words: onAlertWords,
+  saved_snippets: onSavedSnippets,
+  custom_profile_fields: onCustomProfileFields,
 };
 
 export function applyEvent(state: State, e: ServerEvent): State {

@@ -6,6 +6,9 @@ import {
   type Channel,
   type GroupSetting,
   type Place,
+  type ProfileField,
+  type ProfileValue,
+  type SavedSnippet,
   type Presence,
   type Realm,
   type RealmEmoji,
@@ -31,7 +34,29 @@ export const toUser = (u: Json, isActive = u.is_active ?? true): User => ({
   role: u.role ?? 400,
   timezone: u.timezone ?? "",
   avatar_url: u.avatar_url ?? null,
+  ...(u.profile_data && !u.is_bot ? { profile_data: profileDataOf(u.profile_data) } : {}),
 });
+
+function profileDataOf(d: Json): Record<number, ProfileValue> {
+  const out: Record<number, ProfileValue> = {};
+  for (const [id, v] of Object.entries<Json>(d)) out[Number(id)] = v.rendered_value === undefined ? { value: v.value } : { value: v.value, rendered_value: v.rendered_value };
+  return out;
+}
+
+export const toProfileField = (f: Json): ProfileField => ({
+  id: f.id,
+  name: f.name,
+  type: f.type,
+  hint: f.hint ?? "",
+  field_data: f.field_data ?? "",
+  order: f.order ?? 0,
+  required: !!f.required,
+  editable_by_user: f.editable_by_user !== false,
+});
+
+export const profileFieldsOf = (fields: Json[] | undefined) => (fields ?? []).map(toProfileField).sort((a, b) => a.order - b.order || a.id - b.id);
+
+export const toSnippet = (s: Json): SavedSnippet => ({ id: s.id, title: s.title, content: s.content, date_created: s.date_created });
 
 /** A group-setting value as the app keeps it (an anonymous group's lists sorted). */
 export const toGroupSetting = (v: Json): GroupSetting =>
@@ -89,6 +114,30 @@ export const SETTING_NAMES = [
   "enable_stream_desktop_notifications",
   "enable_stream_audible_notifications",
   "pm_content_in_desktop_notifications",
+  "fluid_layout_width",
+  "emojiset",
+  "display_emoji_reaction_users",
+  "web_escape_navigates_to_home_view",
+  "enable_offline_email_notifications",
+  "enable_offline_push_notifications",
+  "enable_online_push_notifications",
+  "enable_followed_topic_email_notifications",
+  "enable_followed_topic_push_notifications",
+  "enable_stream_email_notifications",
+  "enable_stream_push_notifications",
+  "email_notifications_batching_period_seconds",
+  "message_content_in_email_notifications",
+  "enable_digest_emails",
+  "enable_login_emails",
+  "enable_marketing_emails",
+  "realm_name_in_email_notifications_policy",
+  "automatically_follow_topics_policy",
+  "automatically_unmute_topics_in_muted_streams_policy",
+  "automatically_follow_topics_where_mentioned",
+  "desktop_icon_count_display",
+  "send_read_receipts",
+  "email_address_visibility",
+  "allow_private_data_export",
 ] as const;
 
 export const toStatus = (s: Json): UserStatus => {
@@ -150,6 +199,7 @@ function realmOf(r: Json): Realm {
     name_changes_disabled: !!r.realm_name_changes_disabled,
     email_changes_disabled: !!r.realm_email_changes_disabled,
     avatar_changes_disabled: !!r.realm_avatar_changes_disabled,
+    max_avatar_file_size_mib: r.max_avatar_file_size_mib ?? 5,
   };
 }
 
@@ -237,5 +287,10 @@ export function fromRegister(r: Json): State {
     realm_emoji: realmEmojiOf(r.realm_emoji),
     drafts: Object.fromEntries((r.drafts ?? []).map((d: Json) => [d.id, toDraft(d)])),
     scheduled: Object.fromEntries((r.scheduled_messages ?? []).map((m: Json) => [m.scheduled_message_id, toScheduled(m)])),
+    delivery_email: r.delivery_email ?? users[me]?.email ?? "",
+    avatar_source: r.avatar_source ?? "G",
+    profile_fields: profileFieldsOf(r.custom_profile_fields),
+    alert_words: [...(r.alert_words ?? [])],
+    saved_snippets: Object.fromEntries((r.saved_snippets ?? []).map((x: Json) => [x.id, toSnippet(x)])),
   };
 }

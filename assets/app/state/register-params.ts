@@ -20,6 +20,10 @@ export const FETCH_EVENT_TYPES = [
   "realm_emoji",
   "drafts",
   "scheduled_messages",
+  // the settings screens'
+  "alert_words",
+  "custom_profile_fields",
+  "saved_snippets",
 ];
 
 export const CLIENT_CAPABILITIES = {

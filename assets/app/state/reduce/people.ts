@@ -21,7 +21,17 @@ export function onRealmUser(state: State, e: Json): State {
       const patch: Partial<User> = {};
       for (const f of USER_FIELDS) if (p[f] !== undefined) (patch as Json)[f] = p[f];
       if (p.new_email !== undefined) patch.email = p.new_email;
-      return Object.keys(patch).length ? { ...state, users: withKey(state.users, p.user_id, { ...cur, ...patch }) } : state;
+      const custom = p.custom_profile_field;
+      if (custom && cur.profile_data) {
+        const value = custom.value === null ? null : custom.rendered_value === undefined ? { value: custom.value } : { value: custom.value, rendered_value: custom.rendered_value };
+        patch.profile_data = value ? { ...cur.profile_data, [custom.id]: value } : without(cur.profile_data, custom.id);
+      }
+      // one's own address, which only its owner is told of
+      const own: Partial<State> = {};
+      if (p.user_id === state.me && typeof p.delivery_email === "string") own.delivery_email = p.delivery_email;
+      if (p.user_id === state.me && typeof p.avatar_source === "string") own.avatar_source = p.avatar_source;
+      if (!Object.keys(patch).length) return Object.keys(own).length ? { ...state, ...own } : state;
+      return { ...state, ...own, users: withKey(state.users, p.user_id, { ...cur, ...patch }) };
     }
     default:
       return state;
