@@ -13,7 +13,7 @@ const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 }
 const role = (state: State) => state.users[state.me]?.role ?? ROLE.member;
 export const isGuest = (state: State) => role(state) >= ROLE.guest;
 export const isModerator = (state: State) => role(state) <= ROLE.moderator;
-const isAdmin = (state: State) => role(state) <= ROLE.admin;
+export const isAdmin = (state: State) => role(state) <= ROLE.admin;
 
 /** Whether the person is in a group setting (a group, through its subgroups, or an anonymous group). */
 export function holds(state: State, setting: GroupSetting | undefined): boolean {
@@ -171,7 +171,6 @@ export function canToggleSubscription(state: State, streamId: number): boolean {
 // Settings screens: channels, people, groups and bots (the server's rules in src/domain/channel-permissions.ts,
 // src/actions/channels.ts, user-updates.ts, deactivation.ts, user-group-access.ts, bot-permissions.ts).
 
-export const isAdministrator = (state: State) => role(state) <= ROLE.admin;
 export const isOwner = (state: State) => role(state) === ROLE.owner;
 
 /** A channel's privacy as one choice (its invite_only, history_public_to_subscribers and is_web_public). */

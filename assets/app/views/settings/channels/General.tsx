@@ -7,7 +7,7 @@ import {
   canUnarchiveChannel,
   channelPrivacy,
   channelPrivacyChoices,
-  isAdministrator,
+  isAdmin,
 } from "../../../state/permissions";
 import { state } from "../../../state/store";
 import type { ChannelPermission } from "../../../state/types";
@@ -105,7 +105,7 @@ export function General({ streamId }: { streamId: number }) {
       {PERMISSIONS.filter((p) => ch[p.name] !== undefined).map((p) => (
         <GroupSettingPicker key={p.name} label={p.label} value={ch[p.name]!} roles={p.roles} disabled={!admin} onSave={(v) => setChannelPermission(streamId, p.name, v)} />
       ))}
-      {!admin && !isAdministrator(s) && <p class="setting-hint">Only this channel's administrators can change its settings.</p>}
+      {!admin && !isAdmin(s) && <p class="setting-hint">Only this channel's administrators can change its settings.</p>}
       {admin && (
         <div class="settings-danger">
           <button type="button" class="button danger" onClick={confirmArchive}>
