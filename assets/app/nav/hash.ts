@@ -20,7 +20,19 @@ export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "nots
 export type SettingsArea = "personal" | "organization";
 const AREA_HASH: Record<SettingsArea, string> = { personal: "settings", organization: "organization" };
 
+/** The tabs of a channel's settings (`#channels/ID/name/general`) and of a user group's (`#groups/ID/name/general`). */
+export type ChannelSection = "general" | "personal" | "subscribers";
+export const CHANNEL_SECTIONS: readonly ChannelSection[] = ["general", "personal", "subscribers"];
+export type GroupSection = "general" | "members" | "permissions";
+export const GROUP_SECTIONS: readonly GroupSection[] = ["general", "members", "permissions"];
+/** Which groups the groups list shows (`#groups/your`, `#groups/all`). */
+export type GroupsTab = "your" | "all";
+
 export type View =
+  /** a channel's settings page */
+  | { kind: "channel-settings"; stream_id: number; section: ChannelSection }
+  /** user groups: the list (no group), or one group's settings */
+  | { kind: "groups"; tab: GroupsTab; group_id?: number; section?: GroupSection }
   | { kind: "inbox" }
   | { kind: "recent" }
   | { kind: "drafts" }
@@ -100,6 +112,8 @@ export function viewHash(state: State, v: View): string {
   if (v.kind === "drafts") return "#drafts";
   if (v.kind === "scheduled") return "#scheduled";
   if (v.kind === "channels") return `#channels/${v.tab}`;
+  if (v.kind === "channel-settings") return `#channels/${v.stream_id}/${nameSlug(state.channels[v.stream_id]?.name ?? "channel")}/${v.section}`;
+  if (v.kind === "groups") return v.group_id === undefined ? `#groups/${v.tab}` : `#groups/${v.group_id}/${nameSlug(state.groups[v.group_id]?.name ?? "group")}/${v.section ?? "general"}`;
   if (v.kind === "settings") return `#${AREA_HASH[v.area]}${v.section ? `/${v.section}` : ""}`;
   return narrowHash(state, v.narrow) + (v.near ? `/near/${v.near}` : "");
 }
@@ -162,6 +176,12 @@ export function parseHash(state: State, hash: string): View | null {
   if (simple === "feed" || simple === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
   const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed))?$/.exec(simple);
   if (channels) return { kind: "channels", tab: (channels[1] as ChannelsTab | undefined) ?? "subscribed" };
+  const channelSettings = /^(?:channels|streams)\/(\d+)(?:\/[^/]*(?:\/(general|personal|subscribers))?)?$/.exec(simple);
+  if (channelSettings) return { kind: "channel-settings", stream_id: Number(channelSettings[1]), section: (channelSettings[2] as ChannelSection | undefined) ?? "general" };
+  const groupList = /^groups(?:\/(your|all))?$/.exec(simple);
+  if (groupList) return { kind: "groups", tab: (groupList[1] as GroupsTab | undefined) ?? "your" };
+  const group = /^groups\/(\d+)(?:\/[^/]*(?:\/(general|members|permissions))?)?$/.exec(simple);
+  if (group) return { kind: "groups", tab: "all", group_id: Number(group[1]), section: (group[2] as GroupSection | undefined) ?? "general" };
   const settings = /^(settings|organization)(?:\/([a-z0-9-]+)(?:\/.*)?)?$/.exec(simple);
   if (settings) return { kind: "settings", area: settings[1] === "settings" ? "personal" : "organization", section: settings[2] ?? "" };
   const parts = h.split("/");
