@@ -10,6 +10,7 @@ import type { UserGroupPermission } from "../../../state/types";
 import { ConfirmDialog, openDialog } from "../../Dialog";
 import { Avatar } from "../../people-bits";
 import { GroupSettingPicker, PersonField, TextField } from "../controls";
+import { ActionButton } from "../people/ActionButton";
 
 const SECTIONS: { id: GroupSection; label: string }[] = [
   { id: "general", label: "General" },
@@ -26,31 +27,6 @@ const PERMISSIONS: { name: UserGroupPermission; label: string; roles?: string[] 
   { name: "can_leave_group", label: "Who can leave this group" },
   { name: "can_mention_group", label: "Who can mention this group" },
 ];
-
-/** A button whose action's refusal shows beside it. */
-function ActionButton({ label, aria, run, kind = "subtle" }: { label: string; aria?: string; run(): Promise<unknown>; kind?: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const click = () => {
-    setBusy(true);
-    setError(null);
-    run()
-      .catch((e) => setError(describeError(e)))
-      .finally(() => setBusy(false));
-  };
-  return (
-    <span class="action-with-error">
-      <button type="button" class={`button ${kind}`} aria-label={aria} disabled={busy} onClick={click}>
-        {label}
-      </button>
-      {error && (
-        <span class="field-error" role="alert">
-          {error}
-        </span>
-      )}
-    </span>
-  );
-}
 
 function General({ groupId }: { groupId: number }) {
   const s = state.value!;
