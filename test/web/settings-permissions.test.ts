@@ -20,7 +20,7 @@ import {
   canRemoveGroupMembers,
   canRemoveSubscribers,
   canSetDefaultChannel,
-  canUnarchiveChannel,
+  canUnarchive,
   channelPrivacy,
   channelPrivacyChoices,
   creatableBotTypes,
@@ -62,9 +62,9 @@ describe("administering a channel", () => {
   test("an archived channel is not edited, only unarchived, by those who administer it", () => {
     const archived = withChannel(12, { is_archived: true });
     expect(canAdministerChannel(as(8, archived), 12)).toBe(false);
-    expect(canUnarchiveChannel(as(8, archived), 12)).toBe(true);
-    expect(canUnarchiveChannel(as(4, archived), 12)).toBe(false);
-    expect(canUnarchiveChannel(as(8), 12)).toBe(false);
+    expect(canUnarchive(as(8, archived), 12)).toBe(true);
+    expect(canUnarchive(as(4, archived), 12)).toBe(false);
+    expect(canUnarchive(as(8), 12)).toBe(false);
   });
 
   test("privacy is read from the three fields, and the choices follow the organization's create-channel groups", () => {

@@ -3,8 +3,9 @@
  * `#narrow/channel/12-general/topic/lunch`, `#narrow/dm/5-Hamlet`, `#narrow/dm/5,9-group`,
  * `#narrow/is/starred`, `#narrow/is/mentioned`, searches as their terms (`#narrow/sender/5-Hamlet/search/ghost`),
  * with `/near/ID` for a message; `#drafts` and `#scheduled` (Zulip's overlays of drafts and scheduled
- * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`),
- * `#settings/<section>` and `#organization/<section>` (the settings overlay, Zulip's section names).
+ * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`,
+ * `/archived`), `#channels/ID/name/general` (a channel's settings), `#groups/your` and `#groups/ID/name/general`
+ * (user groups), `#settings/<section>` and `#organization/<section>` (the settings overlay, Zulip's section names).
  * Components are encoded as Zulip's hash_util does (percent-encoding with "." for "%").
  */
 import { dmKey, keyIds } from "../state/people";
@@ -12,9 +13,12 @@ import type { Narrow, Term } from "../state/narrow";
 import type { Message, State } from "../state/types";
 import { canonicalOperator, channelId, narrowForTerms, OPERATORS, personId } from "../search/terms";
 
-/** Which channels "Browse channels" lists (Zulip's tabs: `#channels/all`, `#channels/subscribed`, `#channels/notsubscribed`). */
-export type ChannelsTab = "all" | "subscribed" | "notsubscribed";
-export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "notsubscribed"];
+/**
+ * Which channels "Browse channels" lists (Zulip's tabs: `#channels/all`, `#channels/subscribed`,
+ * `#channels/notsubscribed`); `#channels/archived` holds the archived ones, which the others leave out.
+ */
+export type ChannelsTab = "all" | "subscribed" | "notsubscribed" | "archived";
+export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "notsubscribed", "archived"];
 
 /** The two halves of the settings overlay: the person's own settings and the organization's. */
 export type SettingsArea = "personal" | "organization";
@@ -174,7 +178,7 @@ export function parseHash(state: State, hash: string): View | null {
   if (simple === "drafts") return { kind: "drafts" };
   if (simple === "scheduled") return { kind: "scheduled" };
   if (simple === "feed" || simple === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
-  const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed))?$/.exec(simple);
+  const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed|archived))?$/.exec(simple);
   if (channels) return { kind: "channels", tab: (channels[1] as ChannelsTab | undefined) ?? "subscribed" };
   const channelSettings = /^(?:channels|streams)\/(\d+)(?:\/[^/]*(?:\/(general|personal|subscribers))?)?$/.exec(simple);
   if (channelSettings) return { kind: "channel-settings", stream_id: Number(channelSettings[1]), section: (channelSettings[2] as ChannelSection | undefined) ?? "general" };

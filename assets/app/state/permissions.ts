@@ -155,6 +155,12 @@ export function creatableChannelKinds(state: State): ChannelPrivacy[] {
   return out;
 }
 
+/** Whether the person may bring an archived channel back (its administrators, as the server's PATCH /streams checks). */
+export function canUnarchive(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  return !!ch?.is_archived && canAdminister(state, ch);
+}
+
 /**
  * Whether the person may subscribe to the channel by themselves (or leave it): one's own subscription can
  * always be left; guests join nothing by themselves; a public channel is open to members; a private one
@@ -184,12 +190,6 @@ export function channelPrivacy(ch: Channel): ChannelPrivacy {
 export function canAdministerChannel(state: State, streamId: number): boolean {
   const ch = state.channels[streamId];
   return !!ch && !ch.is_archived && canAdminister(state, ch);
-}
-
-/** May bring an archived channel back. */
-export function canUnarchiveChannel(state: State, streamId: number): boolean {
-  const ch = state.channels[streamId];
-  return !!ch && ch.is_archived && canAdminister(state, ch);
 }
 
 /**

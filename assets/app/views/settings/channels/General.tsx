@@ -4,7 +4,7 @@ import {
   canAdministerChannel,
   canSetChannelRetention,
   canSetDefaultChannel,
-  canUnarchiveChannel,
+  canUnarchive,
   channelPrivacy,
   channelPrivacyChoices,
   isAdmin,
@@ -113,7 +113,7 @@ export function General({ streamId }: { streamId: number }) {
           </button>
         </div>
       )}
-      {canUnarchiveChannel(s, streamId) && (
+      {canUnarchive(s, streamId) && (
         <div class="settings-danger">
           <button type="button" class="button primary" onClick={confirmUnarchive}>
             Unarchive channel
