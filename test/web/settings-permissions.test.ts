@@ -19,6 +19,7 @@ import {
   canReactivateUser,
   canRemoveGroupMembers,
   canRemoveSubscribers,
+  canSendPasswordReset,
   canSetDefaultChannel,
   canUnarchive,
   channelPrivacy,
@@ -134,6 +135,15 @@ describe("roles and deactivation", () => {
     expect(canReactivateUser(as(4, gone), 5)).toBe(false);
     expect(canReactivateUser(as(8), 5)).toBe(false);
   });
+});
+
+test("password reset emails: administrators for members, owners for owners, never to bots or the deactivated", () => {
+  expect(canSendPasswordReset(as(8), 5)).toBe(true);
+  expect(canSendPasswordReset(as(4), 5)).toBe(false);
+  expect(canSendPasswordReset(as(8), OWNER)).toBe(false);
+  expect(canSendPasswordReset(as(OWNER), OWNER)).toBe(true);
+  const gone = (s: State): State => ({ ...s, users: { ...s.users, 5: { ...s.users[5]!, is_active: false } } });
+  expect(canSendPasswordReset(as(8, gone), 5)).toBe(false);
 });
 
 describe("bots", () => {

@@ -48,6 +48,8 @@ export const changeRole = (userId: number, role: number) => api("PATCH", `/users
 /** `comment` (possibly "") sends the person Zulip's notification email; undefined sends none. */
 export const deactivatePerson = (userId: number, comment?: string) => api("DELETE", `/users/${userId}`, comment === undefined ? {} : { deactivation_notification_comment: comment });
 export const reactivatePerson = (userId: number) => api("POST", `/users/${userId}/reactivate`);
+/** Parley's own: an administrator emails a member a password reset link (branch notify's endpoint). */
+export const sendPasswordReset = (userId: number) => api("POST", `/users/${userId}/password_reset`);
 
 // User groups
 

@@ -245,6 +245,13 @@ export function canDeactivateUser(state: State, targetId: number): boolean {
   return isAdmin(state);
 }
 
+/** May email the person a password reset link: administrators, an owner only by an owner, never to bots or the deactivated. */
+export function canSendPasswordReset(state: State, targetId: number): boolean {
+  const target = state.users[targetId];
+  if (!target || !target.is_active || target.is_bot || !isAdmin(state)) return false;
+  return target.role !== ROLE.owner || isOwner(state);
+}
+
 /** May reactivate a deactivated person (a bot: its owner too, within the bot-creation rules). */
 export function canReactivateUser(state: State, targetId: number): boolean {
   const target = state.users[targetId];

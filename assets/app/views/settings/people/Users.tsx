@@ -4,8 +4,8 @@
  * list Reactivate. The lists follow the store: a change arrives as an event and redraws them.
  */
 import { useState } from "preact/hooks";
-import { changeRole, reactivatePerson } from "../../../api/settings-calls";
-import { assignableRoles, canDeactivateUser, canReactivateUser } from "../../../state/permissions";
+import { changeRole, reactivatePerson, sendPasswordReset } from "../../../api/settings-calls";
+import { assignableRoles, canDeactivateUser, canReactivateUser, canSendPasswordReset } from "../../../state/permissions";
 import { state } from "../../../state/store";
 import type { User } from "../../../state/types";
 import { openDialog } from "../../Dialog";
@@ -44,6 +44,7 @@ function PersonRow({ u }: { u: User }) {
       </td>
       <td>
         {canDeactivateUser(s, u.user_id) && !u.is_bot && <button type="button" class="button danger" aria-label={`Deactivate ${u.full_name}`} onClick={() => openDialog(() => <DeactivateDialog userId={u.user_id} />)}>Deactivate</button>}
+        {canSendPasswordReset(s, u.user_id) && u.user_id !== s.me && <ActionButton label="Send password reset email" aria={`Send ${u.full_name} a password reset email`} run={() => sendPasswordReset(u.user_id)} />}
         {canReactivateUser(s, u.user_id) && <ActionButton label="Reactivate" aria={`Reactivate ${u.full_name}`} run={() => reactivatePerson(u.user_id)} />}
       </td>
     </tr>
