@@ -10,7 +10,8 @@ import { onRealm, onRealmEmoji, onUserGroup, onUserSettings, onUserTopic } from 
 import { onReaction, onSubmessage } from "./reduce/reactions";
 import { onDrafts, onScheduledMessages } from "./reduce/drafts";
 import { onStream, onSubscription } from "./reduce/channels";
-import { onAlertWords, onCustomProfileFields, onSavedSnippets } from "./reduce/account";
+import { onAlertWords, onSavedSnippets } from "./reduce/account";
+import { onChannelFolder, onDefaultStreams, onProfileFields, onRealmBot } from "./reduce/org";
 import type { State } from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -38,7 +39,10 @@ const REDUCERS: Record<string, (state: State, e: ServerEvent) => State> = {
   scheduled_messages: onScheduledMessages,
   alert_words: onAlertWords,
   saved_snippets: onSavedSnippets,
-  custom_profile_fields: onCustomProfileFields,
+  realm_bot: onRealmBot,
+  default_streams: onDefaultStreams,
+  channel_folder: onChannelFolder,
+  custom_profile_fields: onProfileFields,
 };
 
 export function applyEvent(state: State, e: ServerEvent): State {

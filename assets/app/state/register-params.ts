@@ -20,9 +20,13 @@ export const FETCH_EVENT_TYPES = [
   "realm_emoji",
   "drafts",
   "scheduled_messages",
-  // the settings screens'
-  "alert_words",
+  // the settings screens: bots, default channels, channel folders, custom profile fields
+  "realm_bot",
+  "default_streams",
+  "channel_folders",
   "custom_profile_fields",
+  // personal settings: alert words, saved snippets
+  "alert_words",
   "saved_snippets",
 ];
 

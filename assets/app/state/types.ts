@@ -3,6 +3,7 @@
  * fetched. Plain data only (records and arrays, no DOM, no classes), so it can be compared with a
  * fresh /register in tests and replaced wholesale when the event queue is lost.
  */
+import type { Bot, ChannelFolder, ProfileField, ProfileValue } from "./org-types";
 
 /**
  * One term of a search (Zulip's narrow terms). Operands are kept in a canonical form: a channel by its
@@ -39,26 +40,14 @@ export interface User {
   /** "" when unknown */
   timezone: string;
   avatar_url: string | null;
-  /** the organization's custom profile fields filled in, by field id (people, not bots) */
-  profile_data?: Record<number, ProfileValue>;
-}
-
-export interface ProfileValue {
-  value: string;
-  rendered_value?: string;
-}
-
-/** One of the organization's custom profile fields (Zulip's types: 1 short text … 8 pronouns). */
-export interface ProfileField {
-  id: number;
-  name: string;
-  type: number;
-  hint: string;
-  /** JSON: a list's options, an external account's kind */
-  field_data: string;
-  order: number;
-  required: boolean;
-  editable_by_user: boolean;
+  /** for people's profile cards and the administrators' lists */
+  date_joined?: string;
+  bot_type?: number | null;
+  bot_owner_id?: number | null;
+  /** the real address, when the organization's email visibility lets the person see it */
+  delivery_email?: string | null;
+  /** custom profile field id → value */
+  profile_data?: Record<string, ProfileValue>;
 }
 
 /** A saved snippet: text the person inserts into messages. */
@@ -86,6 +75,9 @@ export const CHANNEL_PERMISSIONS = [
   // who may join the channel by themselves (a private one too), or add others
   "can_subscribe_group",
   "can_add_subscribers_group",
+  // who may post, and remove others from the channel (its settings page offers them all)
+  "can_send_message_group",
+  "can_remove_subscribers_group",
 ] as const;
 export type ChannelPermission = (typeof CHANNEL_PERMISSIONS)[number];
 
@@ -96,6 +88,11 @@ export interface Channel extends Partial<Record<ChannelPermission, GroupSetting>
   invite_only: boolean;
   is_web_public: boolean;
   is_archived: boolean;
+  /** a private channel's older messages are readable by new subscribers (settings page) */
+  history_public_to_subscribers?: boolean;
+  folder_id?: number | null;
+  /** null: the organization's policy; -1: forever */
+  message_retention_days?: number | null;
 }
 
 /** A channel the person is subscribed to, with their own settings for it. */
@@ -107,6 +104,8 @@ export interface Subscription extends Channel {
   desktop_notifications: boolean | null;
   audible_notifications: boolean | null;
   wildcard_mentions_notify: boolean | null;
+  push_notifications?: boolean | null;
+  email_notifications?: boolean | null;
 }
 
 /** Where an unread message sits: a channel topic or a direct-message conversation (see dmKey). */
@@ -139,7 +138,14 @@ export interface UserGroup {
   is_system_group: boolean;
   members: number[];
   direct_subgroup_ids: number[];
+  description?: string;
+  creator_id?: number | null;
+  /** who may manage the group, add, remove, join, leave, mention (the settings page's pickers) */
+  settings?: Partial<Record<UserGroupPermission, GroupSetting>>;
 }
+
+export const USER_GROUP_PERMISSIONS = ["can_manage_group", "can_add_members_group", "can_remove_members_group", "can_join_group", "can_leave_group", "can_mention_group"] as const;
+export type UserGroupPermission = (typeof USER_GROUP_PERMISSIONS)[number];
 
 /** The person's settings the app reads; everything else /register sends is left out. */
 export interface Settings {
@@ -232,6 +238,12 @@ export interface Realm {
   can_resolve_topics_group: GroupSetting;
   /** who may create invitation links (Zulip's create_multiuse_invite_group) */
   create_multiuse_invite_group: GroupSetting;
+  /** people, groups and bots: who may add others to channels, create bots and groups, manage every group */
+  can_add_subscribers_group?: GroupSetting;
+  can_create_bots_group?: GroupSetting;
+  can_create_write_only_bots_group?: GroupSetting;
+  can_create_groups?: GroupSetting;
+  can_manage_all_groups?: GroupSetting;
   /** the sounds the server offers for notifications */
   notification_sounds: string[];
   /** who may create channels of each kind */
@@ -386,7 +398,11 @@ export interface State {
   delivery_email: string;
   /** "U" an uploaded avatar, "G" the default (Gravatar or a generated one) */
   avatar_source: string;
-  profile_fields: ProfileField[];
   alert_words: string[];
   saved_snippets: Record<number, SavedSnippet>;
+  /** the settings screens' data (optional: a state made for a test of the conversation may leave it out) */
+  bots?: Record<number, Bot>;
+  default_channels?: number[];
+  channel_folders?: Record<number, ChannelFolder>;
+  profile_fields?: ProfileField[];
 }

@@ -1,5 +1,5 @@
-/** The person's own lists (alert words, saved snippets) and the organization's custom profile fields. */
-import { profileFieldsOf, toSnippet } from "../from-register";
+/** The person's own lists: alert words and saved snippets. */
+import { toSnippet } from "../from-register";
 import type { State } from "../types";
 import { withKey, without } from "./records";
 
@@ -13,5 +13,3 @@ export function onSavedSnippets(state: State, e: Json): State {
   if (e.op === "remove") return { ...state, saved_snippets: without(state.saved_snippets, e.saved_snippet_id) };
   return state;
 }
-
-export const onCustomProfileFields = (state: State, e: Json): State => ({ ...state, profile_fields: profileFieldsOf(e.fields) });

@@ -17,6 +17,7 @@ export function Profile() {
   const s = state.value!;
   const person = users.value[me.value];
   const admin = isAdmin(s);
+  const fields = s.profile_fields ?? [];
   const nameLocked = realm.value.name_changes_disabled && !admin;
   return (
     <div class="settings-section">
@@ -31,10 +32,10 @@ export function Profile() {
         onSave={(full_name) => api("PATCH", "/settings", { full_name })}
       />
       <AvatarSetting locked={realm.value.avatar_changes_disabled && !admin} />
-      {s.profile_fields.length > 0 && (
+      {fields.length > 0 && (
         <>
           <h3>About you</h3>
-          {s.profile_fields.map((f) => (
+          {fields.map((f) => (
             <ProfileFieldSetting key={f.id} field={f} value={person?.profile_data?.[f.id]?.value ?? ""} editable={f.editable_by_user || admin} />
           ))}
         </>

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../../../api/http";
-import type { ProfileField } from "../../../state/types";
+import type { ProfileField } from "../../../state/org-types";
 import { users } from "../../../state/store";
 import { PersonField, SaveError, SaveStatus, Select, TextField, useSaver } from "../controls";
 
