@@ -134,8 +134,8 @@ export function Notifications() {
       <h3>Desktop</h3>
       <BrowserPermission />
       <Toggle label="Show the text of direct messages in desktop notifications" checked={s.pm_content_in_desktop_notifications} onSave={saveSetting("pm_content_in_desktop_notifications")} />
-      <div class="setting-row">
-        <div class="grow">
+      <div class="setting-row sound-setting">
+        <div>
           <Select
             label="Notification sound"
             name="notification_sound"
