@@ -8,9 +8,7 @@ import { useState } from "preact/hooks";
 import { api, describeError } from "../../../api/http";
 import { me, state, users } from "../../../state/store";
 import { SaveError, SaveStatus, useId, useSaver } from "../controls";
-
-/** The zuliprc file Zulip's tools read. */
-export const zuliprc = (email: string, key: string, site: string) => `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n`;
+import { zuliprc } from "./values";
 
 function download(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
