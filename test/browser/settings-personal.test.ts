@@ -228,13 +228,21 @@ describe("Account & privacy", () => {
 
 describe("muting, topics, alert words, status and snippets", () => {
   test("each list changes through the API and shows what the server now holds", async () => {
-    const hamlet = suite.s.users.hamlet.client;
+    // othello: hamlet's key was replaced above
+    const hamlet = suite.s.users.othello.client;
     (await hamlet.post(`/users/me/muted_users/${suite.userId("cordelia")}`)).success();
     const { page, errors } = await suite.open();
-    await suite.logIn(page, "hamlet", "/#settings/muted-users");
+    await suite.logIn(page, "othello", "/#settings/muted-users");
     await page.getByRole("button", { name: "Unmute Cordelia" }).click();
     await page.getByText("You have not muted anyone.").waitFor();
     expect((await hamlet.post("/register", { fetch_event_types: ["muted_users"] })).success().muted_users).toEqual([]);
+
+    const channel = await createChannel(suite.s, "othello", "battlements");
+    (await hamlet.post("/user_topics", { stream_id: channel, topic: "watch", visibility_policy: 3 })).success();
+    await page.goto(`${suite.base}/#settings/topics`);
+    await page.getByRole("button", { name: "Unfollow #battlements › watch" }).click();
+    await page.getByText("You have not muted or followed any topic.").waitFor();
+    expect((await hamlet.post("/register", { fetch_event_types: ["user_topic"] })).success().user_topics).toEqual([]);
 
     await page.goto(`${suite.base}/#settings/alert-words`);
     await page.getByLabel("New alert word").fill("Yorick");
@@ -259,7 +267,7 @@ describe("muting, topics, alert words, status and snippets", () => {
     await page.getByLabel("Your status").fill("At the play");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByRole("status").getByText("Saved").waitFor();
-    const status = async () => (await hamlet.post("/register", { fetch_event_types: ["user_status"] })).success().user_status[suite.userId("hamlet")];
+    const status = async () => (await hamlet.post("/register", { fetch_event_types: ["user_status"] })).success().user_status[suite.userId("othello")];
     expect((await status())?.status_text).toBe("At the play");
     await page.getByRole("switch", { name: "Appear away to others" }).click();
     await eventually(async () => (await status())?.away, true);
