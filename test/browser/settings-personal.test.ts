@@ -211,6 +211,14 @@ describe("Account & privacy", () => {
     await eventually(async () => (await settingsOf("othello")).send_private_typing_notifications, false);
     await page.getByRole("combobox", { name: "Who can access your email address" }).selectOption({ label: "Admins only" });
     await eventually(async () => (await settingsOf("othello")).email_address_visibility, 3);
+    // the organization turns email changes off: the open page closes the field and says why
+    const email = page.getByLabel("Email", { exact: true });
+    expect(await email.inputValue()).toBe("othello@zulip.com");
+    (await suite.s.users.desdemona.client.patch("/realm", { email_changes_disabled: true })).success();
+    await eventually(() => email.isDisabled(), true);
+    await page.getByText("Your organization's administrators have turned off email address changes.").waitFor();
+    (await suite.s.users.desdemona.client.patch("/realm", { email_changes_disabled: false })).success();
+    await eventually(() => email.isDisabled(), false);
 
     const owner = await suite.open();
     await owner.page.goto(`${suite.base}/#settings/account-and-privacy`);

@@ -56,6 +56,7 @@ export function Account() {
         disabled={emailLocked}
         hint={emailLocked ? "Your organization's administrators have turned off email address changes." : undefined}
         check={(v) => (/^[^@\s]+@[^@\s]+$/.test(v.trim()) ? null : "Enter an email address.")}
+        resetAfterSave
         onSave={(v) => changeEmail(v.trim())}
       />
       <div class="setting">
