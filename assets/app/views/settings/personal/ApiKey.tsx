@@ -46,13 +46,11 @@ export function ApiKey() {
 
   if (key) {
     return (
-      <div class="setting api-key">
+      <div class="setting api-key" role="group" aria-labelledby={`${id}-label`}>
         <span class="setting-label" id={`${id}-label`}>
           Your API key
         </span>
-        <code class="api-key-value" aria-labelledby={`${id}-label`}>
-          {key}
-        </code>
+        <code class="api-key-value">{key}</code>
         <p class="setting-hint">Anyone with this key can act as you. Keep it secret.</p>
         <div class="setting-row">
           <button type="button" class="button" onClick={() => download("zuliprc", zuliprc(email, key, location.origin))}>
