@@ -272,11 +272,15 @@ describe("muting, topics, alert words, status and snippets", () => {
     await page.getByText("You have no saved snippets.").waitFor();
 
     await page.goto(`${suite.base}/#settings/status`);
+    await page.getByRole("button", { name: "Choose a status emoji" }).click();
+    await page.getByRole("combobox", { name: "Search emoji" }).fill("tada");
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "Status emoji: tada. Choose another" }).waitFor();
     await page.getByLabel("Your status").fill("At the play");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByRole("status").getByText("Saved").waitFor();
     const status = async () => (await hamlet.post("/register", { fetch_event_types: ["user_status"] })).success().user_status[suite.userId("othello")];
-    expect((await status())?.status_text).toBe("At the play");
+    expect(await status()).toMatchObject({ status_text: "At the play", emoji_name: "tada" });
     await page.getByRole("switch", { name: "Appear away to others" }).click();
     await eventually(async () => (await status())?.away, true);
     await page.getByRole("button", { name: "Clear status" }).click();
