@@ -60,6 +60,10 @@ describe("the settings overlay", () => {
     await nav.getByRole("link", { name: "Preferences" }).click();
     await overlay(page).getByRole("heading", { name: "Preferences" }).waitFor();
     expect(await nav.isVisible()).toBe(false);
+    // nothing wider than the phone: the close button is on screen, and the page does not scroll sideways
+    const close = (await overlay(page).getByRole("button", { name: "Close settings" }).boundingBox())!;
+    expect(close.x + close.width).toBeLessThanOrEqual(390);
+    expect(await overlay(page).locator(".settings-panel").evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await page.screenshot({ path: shot("settings-phone") });
     await overlay(page).getByRole("link", { name: "All sections" }).click();
     await nav.waitFor();
