@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly code: string,
     readonly status: number,
+    /** the whole error body, for errors that carry more (INVITATION_FAILED's per-address errors) */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -55,7 +57,7 @@ export async function api<T = any>(method: Method, path: string, params: Params 
   if (res.status === 401) onSignedOut();
   if (body?.result === "success") return body as T;
   if (res.status >= 500 && !body?.code) throw new NetworkError(`Parley's server answered with an error (${res.status}).`);
-  throw new ApiError(body?.msg || `Request failed (${res.status})`, body?.code ?? "BAD_REQUEST", res.status);
+  throw new ApiError(body?.msg || `Request failed (${res.status})`, body?.code ?? "BAD_REQUEST", res.status, body && typeof body === "object" ? body : {});
 }
 
 /** A message for a person from whatever went wrong. */

@@ -116,10 +116,20 @@ export const INVITE_ROLES = [
   { role: ROLE.owner, label: "Owner" },
 ] as const;
 
-/** The roles the person may invite as: none unless they may invite, and none above their own (as the server checks). */
-export const invitableRoles = (state: State) => (canInvite(state) ? INVITE_ROLES.filter((r) => r.role >= role(state)) : []);
+/** May invite people by email: in the organization's can_invite_users_group (never a guest). */
+export const canInviteByEmail = (state: State): boolean => !isGuest(state) && holds(state, state.realm.can_invite_users_group);
 
-/** Whether GET /invites answers with everyone's links (an administrator) rather than the person's own. */
+/** Offered "Invite people" at all: by link or by email. */
+export const canInviteAnyhow = (state: State): boolean => canInvite(state) || canInviteByEmail(state);
+
+/**
+ * The roles the person may invite as, by link or by email: none unless they may invite that way, and
+ * none above their own (as the server checks).
+ */
+export const invitableRoles = (state: State, by: "link" | "email" = "link") =>
+  (by === "link" ? canInvite(state) : canInviteByEmail(state)) ? INVITE_ROLES.filter((r) => r.role >= role(state)) : [];
+
+/** Whether GET /invites answers with everyone's invitations (an administrator) rather than the person's own. */
 export const seesAllInvites = (state: State) => isAdmin(state);
 
 /** The name of the role an invitation gives ("Member"). */

@@ -179,6 +179,8 @@ export interface Realm {
   can_resolve_topics_group: GroupSetting;
   /** who may create invitation links (Zulip's create_multiuse_invite_group) */
   create_multiuse_invite_group: GroupSetting;
+  /** who may invite people by email (Zulip's can_invite_users_group) */
+  can_invite_users_group: GroupSetting;
   /** the sounds the server offers for notifications */
   notification_sounds: string[];
   /** who may create channels of each kind */
