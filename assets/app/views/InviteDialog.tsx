@@ -25,11 +25,14 @@ interface Made {
   expires: number | null;
 }
 
-function LinkField({ made }: { made: Made }) {
+function LinkField({ made, fresh }: { made: Made; fresh: { current: boolean } }) {
   const field = useRef<HTMLInputElement>(null);
   const [copied, copy] = useCopy(made.link, field);
-  // the new link takes the focus, selected: Copy is the next stop
-  useLayoutEffect(() => field.current?.focus(), [made.link]);
+  // a link just made takes the focus, selected: Copy is the next stop (coming back to the tab leaves the focus on the tab)
+  useLayoutEffect(() => {
+    if (fresh.current) field.current?.focus();
+    fresh.current = false;
+  }, [made.link]);
   return (
     <div class="invite-made">
       <label class="field">
@@ -95,6 +98,8 @@ export function InviteDialog() {
   const [invites, setInvites] = useState<InviteLink[] | null>(null);
   // only the latest answer counts (a generated link and an event may ask at once)
   const asked = useRef(0);
+  // whether the link shown was just made (and so takes the focus)
+  const fresh = useRef(false);
 
   const load = async () => {
     const ask = ++asked.current;
@@ -115,6 +120,7 @@ export function InviteDialog() {
     const madeAt = Date.now() / 1000;
     try {
       const link = await createInviteLink({ invite_as: role, invite_expires_in_minutes: expiry, include_realm_default_subscriptions: defaults });
+      fresh.current = true;
       setMade({ link, expires: expiresAt(madeAt, expiry) });
       void load();
     } catch (e) {
@@ -206,7 +212,7 @@ export function InviteDialog() {
               Subscribe them to the organization's default channels
             </label>
           </form>
-          {made && <LinkField key={made.link} made={made} />}
+          {made && <LinkField key={made.link} made={made} fresh={fresh} />}
         </div>
       ) : (
         <div class="invite-panel" role="tabpanel" id="invite-panel-list" aria-labelledby="invite-tab-list">
