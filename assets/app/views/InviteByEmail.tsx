@@ -104,9 +104,9 @@ export function InviteByEmail({ busy, setBusy, onError, onSent }: Props) {
       </label>
       {problem && (
         <div id="invite-email-problem" class="invite-email-problem" role="alert">
-          <p class="invite-email-problems">{problem.message}</p>
+          <p>{problem.message}</p>
           {problem.lines.length > 0 && (
-            <ul class="invite-email-problems">
+            <ul>
               {problem.lines.map((line) => (
                 <li key={line}>{line}</li>
               ))}
