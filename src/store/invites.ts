@@ -129,3 +129,7 @@ export const countInviteEmailsSince = async (sql: Sql, realmId: number, since: n
 
 /** Scheduler cleanup: sends older than `before` no longer count. */
 export const deleteInviteEmailsSentBefore = (sql: Sql, before: number) => sql.run("DELETE FROM invite_emails_sent WHERE sent_at < ?", [before]);
+
+/** Expires now every invitation `referrerId` made that still works (Zulip's revoke_invites_generated_by_user). */
+export const expireInvitesOf = (sql: Sql, referrerId: number, now: number) =>
+  sql.run("UPDATE invites SET expires = ? WHERE referrer_id = ? AND revoked = 0 AND used_by IS NULL AND (expires IS NULL OR expires > ?)", [now, referrerId, now]);

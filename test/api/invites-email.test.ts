@@ -503,3 +503,36 @@ describe("signing up through the emailed link", () => {
     expect((await submit(`/join/${key}/`, { full_name: "Retry", password: "correct horse battery" })).status).toBe(303);
   });
 });
+
+describe("deactivating the inviter", () => {
+  test("their invitations, emailed and links, stop working at once, and administrators are told", async () => {
+    const { createUser } = await import("../../src/actions/users");
+    const leaver = await createUser(s.app, null, { email: "leaver@zulip.com", fullName: "Leaver", password: null, role: 400 });
+    const client = s.clientFor(leaver.email, leaver.apiKey);
+    (await client.post("/invites", { invitee_emails: "leavers-friend@example.com", stream_ids: [], invite_expires_in_minutes: null })).success();
+    const restore = await withRealmSettings(s, { create_multiuse_invite_group: systemGroup(s, "role:members") });
+    let link = "";
+    try {
+      link = (await client.post("/invites/multiuse", {})).success().invite_link;
+    } finally {
+      await restore();
+    }
+    (await invite("iago", { invitee_emails: "kept@example.com" })).success();
+    const events = await s.captureEvents(async () => {
+      (await s.users.iago.client.delete(`/users/${leaver.userId}`)).success();
+    });
+    expect(events.of("iago")).toContainEqual({ type: "invites_changed" });
+    expect(events.of("desdemona")).toContainEqual({ type: "invites_changed" });
+    const emailed = await rowFor("leavers-friend@example.com");
+    expect(emailed.expires).toBe(now());
+    for (const path of [`/join/${emailed.key}/`, new URL(link).pathname]) {
+      const r = await page(path);
+      expect(r.status).toBe(410);
+      expect(r.text).toContain("has expired");
+    }
+    const ids = (await listed("iago")).map((i) => i.id);
+    expect(ids).not.toContain(emailed.id);
+    // someone else's invitation is untouched
+    expect(ids).toContain((await rowFor("kept@example.com")).id);
+  });
+});
