@@ -5,10 +5,13 @@ import { createMultiuseInvite, listInvites, revokeMultiuseInvite } from "../acti
 import { MAX_LIST_ITEMS, pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 
+/** At most a century: an expiry beyond that is no date a client can show. */
+const Expiry = t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 100 * 366 * 24 * 60 }), t.Null()]));
+
 const Role = t.Union([t.Literal(100), t.Literal(200), t.Literal(300), t.Literal(400), t.Literal(600)]);
 
 const MultiuseInviteArgs = t.Object({
-  invite_expires_in_minutes: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  invite_expires_in_minutes: Expiry,
   invite_as: t.Optional(Role),
   stream_ids: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS, default: [] }),
   group_ids: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS, default: [] }),
@@ -18,7 +21,7 @@ const MultiuseInviteArgs = t.Object({
 
 const EmailInviteArgs = t.Object({
   invitee_emails: t.String(),
-  invite_expires_in_minutes: t.Optional(t.Union([t.Integer({ minimum: 1 }), t.Null()])),
+  invite_expires_in_minutes: Expiry,
   invite_as: t.Optional(Role),
   stream_ids: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS }),
   group_ids: t.Array(t.Integer(), { maxItems: MAX_LIST_ITEMS, default: [] }),

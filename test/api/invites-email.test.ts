@@ -218,7 +218,7 @@ describe("POST /invites", () => {
     expect(JSON.parse((await rowFor("gr@example.com")).group_ids)).toEqual([helpers]);
   });
 
-  test("invite_expires_in_minutes: a number counts from now, null never expires, at least one minute", async () => {
+  test("invite_expires_in_minutes: a number counts from now, null never expires, at least one minute and at most a century", async () => {
     (await invite("iago", { invitee_emails: "exp-hour@example.com", invite_expires_in_minutes: 60 })).success();
     expect((await rowFor("exp-hour@example.com")).expires).toBe(now() + 3600);
     (await invite("iago", { invitee_emails: "exp-never@example.com", invite_expires_in_minutes: null })).success();
@@ -227,6 +227,7 @@ describe("POST /invites", () => {
     (await invite("iago", { invitee_emails: "exp-bad@example.com", invite_expires_in_minutes: 0 })).error("invite_expires_in_minutes is too small");
     (await invite("iago", { invitee_emails: "exp-bad@example.com", invite_expires_in_minutes: -5 })).error("invite_expires_in_minutes is too small");
     (await invite("iago", { invitee_emails: "exp-bad@example.com", invite_expires_in_minutes: "soon" })).error("invite_expires_in_minutes is not valid JSON");
+    (await invite("iago", { invitee_emails: "exp-bad@example.com", invite_expires_in_minutes: 10 ** 12 })).error("invite_expires_in_minutes is too large");
     expect(await rowsFor("exp-bad@example.com")).toEqual([]);
   });
 
