@@ -1,6 +1,6 @@
 /**
  * Inviting people, the pure parts: who is offered "Invite people" (the organization's
- * create_multiuse_invite_group, kept current from realm events), which roles the dialog offers (none
+ * create_multiuse_invite_group for links and can_invite_users_group for email, kept current from realm events), which roles the dialog offers (none
  * above the person's own, as the server checks), the expiry choices and line, and the list of links
  * made: its lines, its order, and whose links the person is offered to revoke.
  */

@@ -136,8 +136,8 @@ export const seesAllInvites = (state: State) => isAdmin(state);
 export const inviteRoleName = (invitedAs: number): string => INVITE_ROLES.find((r) => r.role === invitedAs)?.label ?? "Unknown role";
 
 /**
- * Whether the person may revoke a link, as the server decides: their own always (not as a guest); someone
- * else's as an administrator, and an owner's link only as an owner.
+ * Whether the person may revoke (or, for an email invitation, resend) an invitation, as the server decides:
+ * their own always (not as a guest); someone else's as an administrator, and an owner's only as an owner.
  */
 export function canRevokeInvite(state: State, invite: { invited_by_user_id: number; invited_as: number }): boolean {
   if (isGuest(state)) return false;
