@@ -38,6 +38,14 @@ export async function usableInvite(app: App, key: string): Promise<InviteRow> {
   return checkUsable(app, await findInviteByKey(app.db, key));
 }
 
+/** GET /join/{key}/: the invitation, and for an emailed one who sent it (the email named them already). */
+export async function describeInvite(app: App, key: string): Promise<{ invite: InviteRow; inviter: string | null }> {
+  const invite = await usableInvite(app, key);
+  if (invite.is_multiuse) return { invite, inviter: null };
+  const referrer = await findUserById(app.db, invite.referrer_id);
+  return { invite, inviter: referrer?.full_name ?? null };
+}
+
 export interface SignUp {
   /** ignored for an email invitation: the address it was sent to is the account's */
   email: string;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { App } from "../app";
-import { InviteLinkError, redeemInvite, usableInvite } from "../actions/join";
+import { describeInvite, InviteLinkError, redeemInvite } from "../actions/join";
 import { logIn, SESSION_SECONDS } from "../actions/sessions";
 import { ZulipError } from "../errors";
 import { CSRF_COOKIE, SESSION_COOKIE } from "../http/auth";
@@ -37,13 +37,14 @@ function page(title: string, body: string, status = 200): Response {
 }
 
 /** The sign-up form; an emailed invitation's address is shown fixed (the server ignores any other). */
-function signUpPage(app: App, invite: InviteRow, form: { email?: string; full_name?: string } = {}, error?: string, status = 200): Response {
+function signUpPage(app: App, found: Found, form: { email?: string; full_name?: string } = {}, error?: string, status = 200): Response {
   const realm = realmOf(app);
+  const { invite, inviter } = found;
   const fixed = invite.is_multiuse ? null : invite.email!;
   const email = fixed ?? form.email ?? "";
   return page(
     `Join ${realm.name}`,
-    `<p>You have been invited to join <strong>${escape(realm.name)}</strong>.</p>
+    `<p>${inviter ? `${escape(inviter)} invited you` : "You have been invited"} to join <strong>${escape(realm.name)}</strong>.</p>
 ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
 <form method="post" action="/join/${escape(invite.key)}/">
 <label for="email">Email</label><input id="email" name="email" type="email" required value="${escape(email)}"${fixed ? ' readonly aria-describedby="email-note"' : ""}>
@@ -65,10 +66,12 @@ export const joinRoutes = (app: App) =>
     .post("/join/:key", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server), clientOf(app, request, server).address))
     .post("/join/:key/", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server), clientOf(app, request, server).address));
 
+type Found = { invite: InviteRow; inviter: string | null };
+
 /** The invitation behind a link, or the page saying why it cannot be used. */
-async function inviteOrPage(app: App, key: string): Promise<InviteRow | Response> {
+async function inviteOrPage(app: App, key: string): Promise<Found | Response> {
   try {
-    return await usableInvite(app, key);
+    return await describeInvite(app, key);
   } catch (e) {
     if (e instanceof InviteLinkError) return linkErrorPage(e);
     throw e;
@@ -84,15 +87,15 @@ async function join(app: App, key: string, body: unknown, secure: boolean, addre
   const raw = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   const field = (name: string) => (typeof raw[name] === "string" ? (raw[name] as string) : "");
   const form = { email: field("email").trim(), full_name: field("full_name"), password: field("password") };
-  const invite = await inviteOrPage(app, key);
-  if (invite instanceof Response) return invite;
   let created;
   try {
     created = await redeemInvite(app, key, { email: form.email, fullName: form.full_name, password: form.password });
   } catch (e) {
     if (e instanceof InviteLinkError) return linkErrorPage(e);
-    if (e instanceof ZulipError) return signUpPage(app, invite, form, e.message, 400);
-    throw e;
+    if (!(e instanceof ZulipError)) throw e;
+    // the form again, with the reason (and the invitation as it stands now)
+    const found = await inviteOrPage(app, key);
+    return found instanceof Response ? found : signUpPage(app, found, form, e.message, 400);
   }
   const session = await logIn(app, created.email, form.password, address);
   const headers = new Headers({ location: "/", "cache-control": "no-store" });

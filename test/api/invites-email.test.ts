@@ -408,6 +408,7 @@ describe("signing up through the emailed link", () => {
     const shown = await page(`/join/${key}/`);
     expect(shown.status).toBe(200);
     expect(shown.text).toMatch(/<input id="email" name="email" type="email" required value="fixed@example.com" readonly/);
+    expect(shown.text).toContain("Iago invited you to join <strong>Zulip Dev</strong>.");
     const r = await submit(`/join/${key}/`, { email: "someone-else@example.com", full_name: "Fixed Person", password: "correct horse battery" });
     expect(r.status).toBe(303);
     expect(await s.app.db.get("SELECT id FROM users WHERE email = 'someone-else@example.com'")).toBeUndefined();
