@@ -116,6 +116,16 @@ describe("logging in and out", () => {
 });
 
 describe("the /json routes the web app calls", () => {
+  test("a request without a session gets 401 with Zulip's Session challenge, which browsers do not prompt for; /api/v1 keeps Basic", async () => {
+    for (const path of ["/json/users/me", "/json/events?queue_id=x&last_event_id=-1", "/json/messages?anchor=newest&num_before=1&num_after=0"]) {
+      const r = await req(path);
+      expect([path, r.status, r.headers.get("www-authenticate")]).toEqual([path, 401, 'Session realm="zulip"']);
+      expect(await r.json()).toMatchObject({ result: "error", code: "UNAUTHORIZED" });
+    }
+    const api = await req("/api/v1/users/me");
+    expect([api.status, api.headers.get("www-authenticate")]).toEqual([401, 'Basic realm="zulip"']);
+  });
+
   test("the session cookie reads the same API under /json as under /api/v1", async () => {
     const { cookie } = await session();
     const me = await (await req("/json/users/me", { headers: { cookie } })).json();
@@ -144,4 +154,25 @@ describe("the /json routes the web app calls", () => {
     expect(res.status).toBe(404);
     expect((await res.json()).result).toBe("error");
   });
+});
+
+describe("a new password ends the other sessions", () => {
+  test("changed from one page, the person's other sessions get 401 (a Session challenge) and this one goes on", async () => {
+    const here = await session();
+    const elsewhere = await session();
+    const change = await req("/json/settings", {
+      method: "PATCH",
+      headers: { cookie: here.cookie, "x-csrftoken": here.csrf, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ old_password: "hamlet-pass", new_password: "to be or not" }),
+    });
+    expect(change.status).toBe(200);
+    const other = await req("/json/users/me", { headers: { cookie: elsewhere.cookie } });
+    expect([other.status, other.headers.get("www-authenticate")]).toEqual([401, 'Session realm="zulip"']);
+    expect((await req("/json/users/me", { headers: { cookie: here.cookie } })).status).toBe(200);
+    const left = await s.app.db.all<{ token: string }>("SELECT token FROM sessions WHERE user_id = ?", [s.users.hamlet.id]);
+    expect(left.map((r) => r.token)).toEqual([/parley_session=([^;]+)/.exec(here.cookie)![1]!]);
+    // through the API (no session), every session ends
+    (await s.users.hamlet.client.patch("/settings", { old_password: "to be or not", new_password: "hamlet-pass" })).success();
+    expect((await req("/json/users/me", { headers: { cookie: here.cookie } })).status).toBe(401);
+  }, 30_000); // four password hashes and checks
 });

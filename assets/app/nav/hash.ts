@@ -3,7 +3,8 @@
  * `#narrow/channel/12-general/topic/lunch`, `#narrow/dm/5-Hamlet`, `#narrow/dm/5,9-group`,
  * `#narrow/is/starred`, `#narrow/is/mentioned`, searches as their terms (`#narrow/sender/5-Hamlet/search/ghost`),
  * with `/near/ID` for a message; `#drafts` and `#scheduled` (Zulip's overlays of drafts and scheduled
- * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`).
+ * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`,
+ * `/archived`).
  * Components are encoded as Zulip's hash_util does (percent-encoding with "." for "%").
  */
 import { dmKey, keyIds } from "../state/people";
@@ -11,9 +12,12 @@ import type { Narrow, Term } from "../state/narrow";
 import type { Message, State } from "../state/types";
 import { canonicalOperator, channelId, narrowForTerms, OPERATORS, personId } from "../search/terms";
 
-/** Which channels "Browse channels" lists (Zulip's tabs: `#channels/all`, `#channels/subscribed`, `#channels/notsubscribed`). */
-export type ChannelsTab = "all" | "subscribed" | "notsubscribed";
-export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "notsubscribed"];
+/**
+ * Which channels "Browse channels" lists (Zulip's tabs: `#channels/all`, `#channels/subscribed`,
+ * `#channels/notsubscribed`); `#channels/archived` holds the archived ones, which the others leave out.
+ */
+export type ChannelsTab = "all" | "subscribed" | "notsubscribed" | "archived";
+export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "notsubscribed", "archived"];
 
 export type View =
   | { kind: "inbox" }
@@ -148,7 +152,7 @@ export function parseHash(state: State, hash: string): View | null {
   if (simple === "drafts") return { kind: "drafts" };
   if (simple === "scheduled") return { kind: "scheduled" };
   if (simple === "feed" || simple === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
-  const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed))?$/.exec(simple);
+  const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed|archived))?$/.exec(simple);
   if (channels) return { kind: "channels", tab: (channels[1] as ChannelsTab | undefined) ?? "subscribed" };
   const parts = h.split("/");
   // a trailing slash is dropped, but an empty last operand is the empty topic ("…/topic/")
@@ -170,4 +174,21 @@ export function parseHash(state: State, hash: string): View | null {
   const narrow = narrowForTerms(terms);
   if (!narrow) return null;
   return near === undefined ? { kind: "narrow", narrow } : { kind: "narrow", narrow, near };
+}
+
+/** Nothing known yet: what parseHash reads of the state before /register has answered. */
+const BEFORE_REGISTER = { me: -1, channels: {}, users: {}, settings: {} } as unknown as State;
+const READABLE_BEFORE_REGISTER = new Set<Narrow["kind"]>(["channel", "topic", "feed", "all", "mentioned", "starred", "dms"]);
+
+/**
+ * The view a hash names, read before /register has answered (boot.tsx fetches its messages meanwhile):
+ * only views that need no channel names, people or settings (a channel or topic by its id, the feed,
+ * mentions, starred, direct messages, Recent conversations); null for the others.
+ */
+export function viewBeforeRegister(hash: string): View | null {
+  const h = hash.replace(/^#/, "");
+  if (h === "") return null; // the home view is a setting
+  const v = parseHash(BEFORE_REGISTER, hash);
+  if (v?.kind === "recent") return v;
+  return v?.kind === "narrow" && READABLE_BEFORE_REGISTER.has(v.narrow.kind) ? v : null;
 }

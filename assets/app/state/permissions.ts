@@ -163,6 +163,12 @@ export function creatableChannelKinds(state: State): ChannelPrivacy[] {
   return out;
 }
 
+/** Whether the person may bring an archived channel back (its administrators, as the server's PATCH /streams checks). */
+export function canUnarchive(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  return !!ch?.is_archived && canAdminister(state, ch);
+}
+
 /**
  * Whether the person may subscribe to the channel by themselves (or leave it): one's own subscription can
  * always be left; guests join nothing by themselves; a public channel is open to members; a private one
