@@ -115,3 +115,7 @@ export const deleteFinishedWebPushOutbox = (sql: Sql, before: number) =>
      AND NOT EXISTS (SELECT 1 FROM web_push_deliveries d WHERE d.outbox_id = web_push_outbox.id AND d.state IN ('pending', 'sending'))`,
     [before],
   );
+
+/** Claims left by a process that is gone: due again at once. */
+export const releaseWebPushClaims = (sql: Sql) =>
+  sql.run("UPDATE web_push_deliveries SET state = 'pending', claimed_until = NULL WHERE state = 'sending'");
