@@ -137,6 +137,7 @@ async function payloadFor(app: App, d: DueDelivery): Promise<WebPushPayload | nu
     sender: { id: sender.id, name: sender.full_name, avatar_url: avatar?.startsWith("/") ? base + avatar : avatar },
     conversation,
     renderedContent: m.rendered_content,
-    showContent: app.realm?.settings.message_content_allowed_in_email_notifications !== false,
+    // the server's rule (Zulip's PUSH_NOTIFICATION_REDACT_CONTENT), then the organization's
+    showContent: !app.config.push.redact_content && app.realm?.settings.message_content_allowed_in_email_notifications !== false,
   });
 }
