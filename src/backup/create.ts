@@ -1,8 +1,7 @@
 /**
  * Writes one backup archive while Parley serves: a consistent database snapshot, every file under
  * uploads_dir (uploads, their thumbnails, custom emoji images), the first owner's zuliprc, the Web Push
- * key pair (vapid.json), and the
- * manifest with a checksum per file. The archive is written under a temporary name beside the target
+ * key pair (vapid.json), and the manifest with a checksum per file. The archive is written under a temporary name beside the target
  * and renamed into place when complete, so a backup that fails or is interrupted never looks finished.
  *
  * Order: the database first, then the files. A file uploaded meanwhile is in the archive without a row
