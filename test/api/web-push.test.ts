@@ -7,6 +7,7 @@ import { createChannel } from "../helpers/channels";
 import { browserKeys, decryptAes128gcm, startPushService, verifyVapid, type BrowserKeys, type FakePushService } from "../helpers/push-service";
 import { enqueueWebPush } from "../../src/notify/webpush/outbox";
 import { BASE_BACKOFF_SECS, MAX_ATTEMPTS, deliverDueWebPushes } from "../../src/notify/webpush/deliver";
+import { MAX_SUBSCRIPTIONS } from "../../src/notify/webpush/subscriptions";
 
 let s: TestServer;
 let push: FakePushService;
@@ -94,6 +95,20 @@ describe("POST /users/me/web_push_subscriptions", () => {
     // the same endpoint for someone else is their own subscription
     const c = (await s.users.othello.client.post("/users/me/web_push_subscriptions", { endpoint, p256dh: first.p256dh, auth: first.auth })).success();
     expect(c.id).not.toBe(a.id);
+  });
+
+  test("a person keeps at most MAX_SUBSCRIPTIONS browsers: a new one past that replaces the oldest, an existing one updating does not", async () => {
+    const made: number[] = [];
+    for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) made.push((await subscribe("othello")).id);
+    const k = browserKeys();
+    // the oldest updates its keys: nothing is dropped
+    const oldest = (await subscriptions(s.users.othello.id))[0]!;
+    (await s.users.othello.client.post("/users/me/web_push_subscriptions", { endpoint: oldest.endpoint, p256dh: k.p256dh, auth: k.auth })).success();
+    expect((await subscriptions(s.users.othello.id)).map((x) => x.id)).toEqual(made);
+    const newest = (await subscribe("othello")).id;
+    expect((await subscriptions(s.users.othello.id)).map((x) => x.id)).toEqual([...made.slice(1), newest]);
+    // someone else's are not touched
+    expect((await subscriptions(s.users.hamlet.id)).length).toBe(0);
   });
 
   test("keys with base64 padding are accepted and stored without it", async () => {
@@ -470,6 +485,21 @@ describe("the Web Push outbox", () => {
     expect(push.receivedAt("/elsewhere")).toEqual([]);
     expect(push.receivedAt(sub.path)).toHaveLength(1);
     expect((await deliveries(m))[0]).toMatchObject({ state: "failed", last_error: "push service answered 307 (a redirect, not followed)" });
+  });
+
+  test("a server stopping abandons a push in flight instead of waiting for the push service, and it stays due", async () => {
+    const sub = await subscribe("hamlet");
+    push.answer(sub.path, () => new Promise<Response>(() => {}));
+    const m = await sendDm(s, "othello", ["hamlet"], "slow service");
+    await enqueue(s.users.hamlet.id, m);
+    const stopping = new AbortController();
+    const run = deliverDueWebPushes(s.app, stopping.signal);
+    while (push.receivedAt(sub.path).length === 0) await Bun.sleep(10);
+    const started = performance.now();
+    stopping.abort();
+    await run;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((await deliveries(m))[0]).toMatchObject({ state: "pending", last_error: "cannot reach the push service: the server is stopping" });
   });
 
   test("a claim whose lease ran out (a send that hung or died) is taken again, and the push goes out with the same topic", async () => {

@@ -71,6 +71,7 @@ export async function deliverDueWebPushes(app: App, signal?: AbortSignal): Promi
       subject: vapidSubject(app),
       allowInsecure: app.config.push.allow_insecure_web_push,
       topic: `m${d.message_id}`,
+      signal,
     });
     if (await record(app, d, outcome)) finished++;
   }
