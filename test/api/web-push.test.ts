@@ -487,6 +487,23 @@ describe("the Web Push outbox", () => {
     expect((await deliveries(m))[0]).toMatchObject({ state: "failed", last_error: "push service answered 307 (a redirect, not followed)" });
   });
 
+  test("finished outbox rows are deleted after a week; unfinished ones stay", async () => {
+    const sub = await subscribe("hamlet");
+    const done = await sendDm(s, "othello", ["hamlet"], "old and sent");
+    const stuck = await sendDm(s, "othello", ["hamlet"], "old and failing");
+    push.answer(sub.path, 201, 503);
+    await s.app.db.tx((sql) => enqueueWebPush(sql, { userId: s.users.hamlet.id, messageId: done, trigger: "private_message", now: s.clock.now() / 1000 }));
+    await deliverDueWebPushes(s.app);
+    await s.app.db.tx((sql) => enqueueWebPush(sql, { userId: s.users.hamlet.id, messageId: stuck, trigger: "private_message", now: s.clock.now() / 1000 }));
+    await deliverDueWebPushes(s.app);
+    const outbox = () => s.app.db.all<{ message_id: number }>("SELECT message_id FROM web_push_outbox WHERE message_id IN (?, ?) ORDER BY message_id", [done, stuck]);
+    expect(await outbox()).toEqual([{ message_id: done }, { message_id: stuck }]);
+    s.clock.advance(8 * 24 * 3600_000);
+    await s.app.db.run("UPDATE web_push_deliveries SET next_at = ? WHERE state = 'pending'", [s.clock.now() / 1000 + 3600]);
+    await deliverDueWebPushes(s.app);
+    expect(await outbox()).toEqual([{ message_id: stuck }]);
+  });
+
   test("a server stopping abandons a push in flight instead of waiting for the push service, and it stays due", async () => {
     const sub = await subscribe("hamlet");
     push.answer(sub.path, () => new Promise<Response>(() => {}));

@@ -38,14 +38,17 @@ const MAX_BACKOFF_SECS = 3600;
 /** Longer than a send's timeout (15 s): a claim older than this belongs to a send that is gone. */
 export const LEASE_SECS = 120;
 const BATCH = 50;
-/** Finished outbox rows are kept this long (for diagnostics), then deleted. */
+/** Finished outbox rows are kept this long (for diagnostics), then deleted, once an hour. */
 const KEEP_SECS = 7 * 24 * 3600;
+const CLEANUP_EVERY_SECS = 3600;
 
 /** Seconds before attempt `attempts + 1`, after `attempts` failures. */
 export const backoffSecs = (attempts: number) => Math.min(MAX_BACKOFF_SECS, BASE_BACKOFF_SECS * 2 ** Math.max(0, attempts - 1));
 
 /** The apps whose claims from an earlier process were released (once per process start). */
 const started = new WeakSet<App>();
+/** When each app last deleted old outbox rows. */
+const cleaned = new WeakMap<App, number>();
 
 /** Sends what is due; the number of deliveries finished (sent, skipped, given up or gone). */
 export async function deliverDueWebPushes(app: App, signal?: AbortSignal): Promise<number> {
@@ -75,7 +78,11 @@ export async function deliverDueWebPushes(app: App, signal?: AbortSignal): Promi
     });
     if (await record(app, d, outcome)) finished++;
   }
-  await app.db.tx((sql) => deleteFinishedWebPushOutbox(sql, nowSecs(app) - KEEP_SECS));
+  const now = nowSecs(app);
+  if (now - (cleaned.get(app) ?? -Infinity) >= CLEANUP_EVERY_SECS) {
+    cleaned.set(app, now);
+    await app.db.tx((sql) => deleteFinishedWebPushOutbox(sql, now - KEEP_SECS));
+  }
   return finished;
 }
 
