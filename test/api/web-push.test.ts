@@ -8,6 +8,8 @@ import { browserKeys, decryptAes128gcm, startPushService, verifyVapid, type Brow
 import { enqueueWebPush } from "../../src/notify/webpush/outbox";
 import { BASE_BACKOFF_SECS, MAX_ATTEMPTS, deliverDueWebPushes } from "../../src/notify/webpush/deliver";
 import { MAX_SUBSCRIPTIONS } from "../../src/notify/webpush/subscriptions";
+import { Scheduler } from "../../src/scheduler";
+import { defaultJobs } from "../../src/scheduler/jobs";
 
 let s: TestServer;
 let push: FakePushService;
@@ -315,6 +317,19 @@ describe("the Web Push outbox", () => {
       content: "@King Hamlet look",
       url: `http://parley.test/#narrow/channel/${verona}-Verona/topic/castle.20.26.20moat/near/${inChannel}`,
     });
+  });
+
+  test("the timer loop's deliver-web-pushes job sends what is due, at least every second", async () => {
+    const job = defaultJobs().find((j) => j.name === "deliver-web-pushes")!;
+    expect(job.intervalMs).toBeLessThanOrEqual(1000);
+    const sub = await subscribe("hamlet");
+    const m = await sendDm(s, "othello", ["hamlet"], "from the loop");
+    await enqueue(s.users.hamlet.id, m);
+    const loop = new Scheduler(s.app, [job]);
+    await loop.tick();
+    await loop.stop();
+    expect(loop.status()[0]!.failures).toBe(0);
+    expect(pushesAt(sub.path, sub.keys).map((p) => p.payload.content)).toEqual(["from the loop"]);
   });
 
   test("each of the person's browsers gets the push; a second enqueue of the same message queues nothing", async () => {
