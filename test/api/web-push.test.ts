@@ -491,6 +491,16 @@ describe("the Web Push outbox", () => {
     expect((await deliveries(m))[0]).toMatchObject({ state: "pending", next_at: start + 7200 });
   });
 
+  test("a Retry-After of years is followed only up to a day", async () => {
+    const sub = await subscribe("hamlet");
+    push.answer(sub.path, () => new Response(null, { status: 503, headers: { "retry-after": String(10 * 365 * 24 * 3600) } }));
+    const m = await sendDm(s, "othello", ["hamlet"], "much later");
+    await enqueue(s.users.hamlet.id, m);
+    const start = s.clock.now() / 1000;
+    await deliverDueWebPushes(s.app);
+    expect((await deliveries(m))[0]).toMatchObject({ state: "pending", next_at: start + 24 * 3600 });
+  });
+
   test("a redirect is not followed: the delivery fails and the place it points to hears nothing", async () => {
     const sub = await subscribe("hamlet");
     push.answer(sub.path, () => new Response(null, { status: 307, headers: { location: push.endpoint("/elsewhere") } }));

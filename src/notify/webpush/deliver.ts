@@ -35,6 +35,7 @@ import { vapidKeys } from "./vapid";
 export const MAX_ATTEMPTS = 8;
 export const BASE_BACKOFF_SECS = 60;
 const MAX_BACKOFF_SECS = 3600;
+const MAX_RETRY_AFTER_SECS = 24 * 3600;
 /** Longer than a send's timeout (15 s): a claim older than this belongs to a send that is gone. */
 export const LEASE_SECS = 120;
 const BATCH = 50;
@@ -109,7 +110,9 @@ async function record(app: App, d: DueDelivery, outcome: SendOutcome): Promise<b
         await app.db.tx((sql) => finishWebPushDelivery(sql, d.id, "failed", now, outcome.reason));
         return true;
       }
-      await app.db.tx((sql) => retryWebPushDeliveryAt(sql, d.id, now + Math.max(backoffSecs(attempts), outcome.retryAfterSecs ?? 0), outcome.reason));
+      // a push service's Retry-After is followed, up to a day
+      const wait = Math.max(backoffSecs(attempts), Math.min(outcome.retryAfterSecs ?? 0, MAX_RETRY_AFTER_SECS));
+      await app.db.tx((sql) => retryWebPushDeliveryAt(sql, d.id, now + wait, outcome.reason));
       return false;
   }
 }

@@ -69,6 +69,7 @@ function retryAfter(value: string | string[] | undefined): number | undefined {
 export function sendWebPush(target: PushTarget, payload: string, o: SendOptions): Promise<SendOutcome> {
   const refusal = endpointRefusal(target.endpoint, o.allowInsecure);
   if (refusal) return Promise.resolve({ kind: "fail", reason: refusal });
+  if (o.signal?.aborted) return Promise.resolve({ kind: "retry", reason: "the server is stopping" });
   let details: ReturnType<typeof webpush.generateRequestDetails>;
   try {
     details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
