@@ -143,6 +143,15 @@ describe("the installable app in a real browser", () => {
       page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url })));
     await eventually(async () => (await shown()).length, 1);
     expect(await shown()).toEqual([{ title: "Othello, the Moor of Venice", body: "Are you there?", tag: `parley:dm:${s.users.othello.id}`, url: payload.url }]);
+
+    // a click: the worker focuses this window and tells it which conversation to open (sw.ts's notificationclick)
+    const [worker] = context.serviceWorkers();
+    await worker!.evaluate(async (url) => {
+      const sw = self as unknown as { clients: { matchAll(o: object): Promise<{ postMessage(m: unknown): void }[]> } };
+      for (const w of await sw.clients.matchAll({ type: "window" })) w.postMessage({ type: "parley:open", url });
+    }, payload.url);
+    await page.waitForURL(payload.url);
+    await page.locator(".view-title", { hasText: "Othello" }).waitFor();
   }, 30_000);
 
   test("allowing notifications subscribes this browser and the server stores it; turning push off deletes it", async () => {
