@@ -42,6 +42,7 @@ describe("the default jobs", () => {
         "delete-stale-invites",
         "delete-unreferenced-uploads",
         "deliver-scheduled-messages",
+        "deliver-web-pushes",
         "expire-sessions",
         "expire-tus-uploads",
         "gc-event-queues",
