@@ -89,8 +89,8 @@ describe("bots", () => {
     await card.getByRole("button", { name: "Show the API key of Ghost Bot" }).click();
     const key = (await card.locator(".api-key").textContent())!.trim();
     const email = "ghost-bot@parley.test";
-    const stored = await suite.s.app.db.get<{ api_key: string; bot_owner_id: number }>("SELECT api_key, bot_owner_id FROM users WHERE email = ?", [email]);
-    expect(stored).toEqual({ api_key: key, bot_owner_id: suite.userId("hamlet") });
+    const row = await suite.s.app.db.get<{ api_key: string; bot_owner_id: number }>("SELECT api_key, bot_owner_id FROM users WHERE email = ?", [email]);
+    expect(row).toEqual({ api_key: key, bot_owner_id: suite.userId("hamlet") });
     const me = await fetch(`${suite.base}/api/v1/users/me`, { headers: { authorization: `Basic ${btoa(`${email}:${key}`)}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ result: "success", email, is_bot: true, full_name: "Ghost Bot" });
