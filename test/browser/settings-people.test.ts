@@ -86,7 +86,7 @@ describe("bots", () => {
     await page.getByRole("button", { name: "Create bot" }).click();
     const card = page.locator(".bot-card", { hasText: "Ghost Bot" });
     await card.waitFor();
-    await card.getByRole("button", { name: "Show the API key of Ghost Bot" }).click();
+    await card.getByRole("button", { name: "Show key of Ghost Bot" }).click();
     const key = (await card.locator(".api-key").textContent())!.trim();
     const email = "ghost-bot@parley.test";
     const row = await suite.s.app.db.get<{ api_key: string; bot_owner_id: number }>("SELECT api_key, bot_owner_id FROM users WHERE email = ?", [email]);
@@ -97,7 +97,7 @@ describe("bots", () => {
     await page.screenshot({ path: shot("settings-bots") });
 
     // a new key: the page shows it, the old one stops working
-    await card.getByRole("button", { name: "Regenerate the API key of Ghost Bot" }).click();
+    await card.getByRole("button", { name: "Regenerate key of Ghost Bot" }).click();
     await eventually(async () => (await card.locator(".api-key").textContent())!.trim() !== key, true);
     const fresh = (await card.locator(".api-key").textContent())!.trim();
     expect((await fetch(`${suite.base}/api/v1/users/me`, { headers: { authorization: `Basic ${btoa(`${email}:${key}`)}` } })).status).toBe(401);

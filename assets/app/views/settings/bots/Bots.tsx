@@ -97,11 +97,11 @@ function BotCard({ bot }: { bot: Bot }) {
           <span>API key: </span>
           {shown ? <code class="api-key">{bot.api_key}</code> : <span class="muted-text">hidden</span>}
           <div class="setting-row">
-            <button type="button" class="button subtle" aria-label={`${shown ? "Hide" : "Show"} the API key of ${bot.full_name}`} onClick={() => setShown(!shown)}>
+            <button type="button" class="button subtle" aria-label={`${shown ? "Hide" : "Show"} key of ${bot.full_name}`} onClick={() => setShown(!shown)}>
               {shown ? "Hide key" : "Show key"}
             </button>
-            <ActionButton label="Regenerate key" aria={`Regenerate the API key of ${bot.full_name}`} run={() => regenerateBotKey(bot.user_id).then(() => setShown(true))} />
-            <button type="button" class="button subtle" aria-label={`Download the zuliprc of ${bot.full_name}`} onClick={() => download("zuliprc", zuliprc(bot.email, bot.api_key, site))}>
+            <ActionButton label="Regenerate key" aria={`Regenerate key of ${bot.full_name}`} run={() => regenerateBotKey(bot.user_id).then(() => setShown(true))} />
+            <button type="button" class="button subtle" aria-label={`Download zuliprc of ${bot.full_name}`} onClick={() => download("zuliprc", zuliprc(bot.email, bot.api_key, site))}>
               Download zuliprc
             </button>
             <ActionButton label="Deactivate" kind="danger" aria={`Deactivate ${bot.full_name}`} run={() => deactivateBot(bot.user_id)} />
