@@ -6,6 +6,7 @@ import {
   type Channel,
   type GroupSetting,
   type Place,
+  type SavedSnippet,
   type Presence,
   type Realm,
   type RealmEmoji,
@@ -48,6 +49,8 @@ function personExtras(u: Json): Partial<User> {
   if (u.profile_data) out.profile_data = { ...u.profile_data };
   return out;
 }
+
+export const toSnippet = (s: Json): SavedSnippet => ({ id: s.id, title: s.title, content: s.content, date_created: s.date_created });
 
 /** A group-setting value as the app keeps it (an anonymous group's lists sorted). */
 export const toGroupSetting = (v: Json): GroupSetting =>
@@ -110,7 +113,16 @@ export const toBot = (b: Json): Bot => ({
 
 export const toFolder = (f: Json): ChannelFolder => ({ id: f.id, name: f.name, description: f.description ?? "", is_archived: !!f.is_archived });
 
-export const toProfileField = (f: Json): ProfileField => ({ id: f.id, name: f.name, type: f.type, hint: f.hint ?? "", field_data: f.field_data ?? "", order: f.order ?? 0 });
+export const toProfileField = (f: Json): ProfileField => ({
+  id: f.id,
+  name: f.name,
+  type: f.type,
+  hint: f.hint ?? "",
+  field_data: f.field_data ?? "",
+  order: f.order ?? 0,
+  required: !!f.required,
+  editable_by_user: f.editable_by_user !== false,
+});
 
 const byOrder = (a: ProfileField, b: ProfileField) => a.order - b.order || a.id - b.id;
 export const profileFieldsOf = (fields: Json[] | undefined): ProfileField[] => (fields ?? []).map(toProfileField).sort(byOrder);
@@ -136,6 +148,30 @@ export const SETTING_NAMES = [
   "enable_stream_desktop_notifications",
   "enable_stream_audible_notifications",
   "pm_content_in_desktop_notifications",
+  "fluid_layout_width",
+  "emojiset",
+  "display_emoji_reaction_users",
+  "web_escape_navigates_to_home_view",
+  "enable_offline_email_notifications",
+  "enable_offline_push_notifications",
+  "enable_online_push_notifications",
+  "enable_followed_topic_email_notifications",
+  "enable_followed_topic_push_notifications",
+  "enable_stream_email_notifications",
+  "enable_stream_push_notifications",
+  "email_notifications_batching_period_seconds",
+  "message_content_in_email_notifications",
+  "enable_digest_emails",
+  "enable_login_emails",
+  "enable_marketing_emails",
+  "realm_name_in_email_notifications_policy",
+  "automatically_follow_topics_policy",
+  "automatically_unmute_topics_in_muted_streams_policy",
+  "automatically_follow_topics_where_mentioned",
+  "desktop_icon_count_display",
+  "send_read_receipts",
+  "email_address_visibility",
+  "allow_private_data_export",
 ] as const;
 
 export const toStatus = (s: Json): UserStatus => {
@@ -197,6 +233,8 @@ function realmOf(r: Json): Realm {
     name_changes_disabled: !!r.realm_name_changes_disabled,
     email_changes_disabled: !!r.realm_email_changes_disabled,
     avatar_changes_disabled: !!r.realm_avatar_changes_disabled,
+    max_avatar_file_size_mib: r.max_avatar_file_size_mib ?? 5,
+    enable_read_receipts: !!r.realm_enable_read_receipts,
     ...optionalGroups(r),
   };
 }
@@ -296,6 +334,10 @@ export function fromRegister(r: Json): State {
     realm_emoji: realmEmojiOf(r.realm_emoji),
     drafts: Object.fromEntries((r.drafts ?? []).map((d: Json) => [d.id, toDraft(d)])),
     scheduled: Object.fromEntries((r.scheduled_messages ?? []).map((m: Json) => [m.scheduled_message_id, toScheduled(m)])),
+    delivery_email: r.delivery_email ?? users[me]?.email ?? "",
+    avatar_source: r.avatar_source ?? "G",
+    alert_words: [...(r.alert_words ?? [])],
+    saved_snippets: Object.fromEntries((r.saved_snippets ?? []).map((x: Json) => [x.id, toSnippet(x)])),
     bots: Object.fromEntries((r.realm_bots ?? []).map((b: Json) => [b.user_id, toBot(b)])),
     default_channels: defaultChannelIds(r.realm_default_streams),
     channel_folders: Object.fromEntries((r.channel_folders ?? []).map((f: Json) => [f.id, toFolder(f)])),

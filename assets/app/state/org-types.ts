@@ -33,6 +33,9 @@ export interface ProfileField {
   /** JSON: the choices of a list field */
   field_data: string;
   order: number;
+  required: boolean;
+  /** whether people may fill it in themselves (administrators always may) */
+  editable_by_user: boolean;
 }
 
 /** A person's value of one custom profile field. */

@@ -25,6 +25,9 @@ export const FETCH_EVENT_TYPES = [
   "default_streams",
   "channel_folders",
   "custom_profile_fields",
+  // personal settings: alert words, saved snippets
+  "alert_words",
+  "saved_snippets",
 ];
 
 export const CLIENT_CAPABILITIES = {

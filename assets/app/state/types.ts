@@ -50,6 +50,14 @@ export interface User {
   profile_data?: Record<string, ProfileValue>;
 }
 
+/** A saved snippet: text the person inserts into messages. */
+export interface SavedSnippet {
+  id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
 /**
  * Who holds a permission: a user group's id, or an anonymous group of people and groups (Zulip's
  * group-setting value).
@@ -169,6 +177,31 @@ export interface Settings {
   enable_stream_desktop_notifications: boolean;
   enable_stream_audible_notifications: boolean;
   pm_content_in_desktop_notifications: boolean;
+  // the rest of the settings screen's (stored with the account; Zulip's other clients read them too)
+  fluid_layout_width: boolean;
+  emojiset: string;
+  display_emoji_reaction_users: boolean;
+  web_escape_navigates_to_home_view: boolean;
+  enable_offline_email_notifications: boolean;
+  enable_offline_push_notifications: boolean;
+  enable_online_push_notifications: boolean;
+  enable_followed_topic_email_notifications: boolean;
+  enable_followed_topic_push_notifications: boolean;
+  enable_stream_email_notifications: boolean;
+  enable_stream_push_notifications: boolean;
+  email_notifications_batching_period_seconds: number;
+  message_content_in_email_notifications: boolean;
+  enable_digest_emails: boolean;
+  enable_login_emails: boolean;
+  enable_marketing_emails: boolean;
+  realm_name_in_email_notifications_policy: number;
+  automatically_follow_topics_policy: number;
+  automatically_unmute_topics_in_muted_streams_policy: number;
+  automatically_follow_topics_where_mentioned: boolean;
+  desktop_icon_count_display: number;
+  send_read_receipts: boolean;
+  email_address_visibility: number;
+  allow_private_data_export: boolean;
 }
 
 export interface Realm {
@@ -228,6 +261,9 @@ export interface Realm {
   name_changes_disabled: boolean;
   email_changes_disabled: boolean;
   avatar_changes_disabled: boolean;
+  max_avatar_file_size_mib: number;
+  /** whether people may choose to send read receipts */
+  enable_read_receipts: boolean;
 }
 
 export interface Reaction {
@@ -360,6 +396,12 @@ export interface State {
   drafts: Record<number, ServerDraft>;
   /** messages the person scheduled, not yet sent, by id */
   scheduled: Record<number, ScheduledMessage>;
+  /** the person's own email address (users[me].email may be a stand-in the organization shows) */
+  delivery_email: string;
+  /** "U" an uploaded avatar, "G" the default (Gravatar or a generated one) */
+  avatar_source: string;
+  alert_words: string[];
+  saved_snippets: Record<number, SavedSnippet>;
   /** the settings screens' data (optional: a state made for a test of the conversation may leave it out) */
   bots?: Record<number, Bot>;
   default_channels?: number[];

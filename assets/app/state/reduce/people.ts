@@ -23,7 +23,12 @@ export function onRealmUser(state: State, e: Json): State {
       for (const f of USER_FIELDS) if (p[f] !== undefined) (patch as Json)[f] = p[f];
       if (p.new_email !== undefined) patch.email = p.new_email;
       if (p.custom_profile_field) patch.profile_data = withProfileValue(cur.profile_data ?? {}, p.custom_profile_field);
-      return Object.keys(patch).length ? { ...state, users: withKey(state.users, p.user_id, { ...cur, ...patch }) } : state;
+      // one's own address and avatar source, which only its owner is told of
+      const own: Partial<State> = {};
+      if (p.user_id === state.me && typeof p.delivery_email === "string") own.delivery_email = p.delivery_email;
+      if (p.user_id === state.me && typeof p.avatar_source === "string") own.avatar_source = p.avatar_source;
+      if (!Object.keys(patch).length) return Object.keys(own).length ? { ...state, ...own } : state;
+      return { ...state, ...own, users: withKey(state.users, p.user_id, { ...cur, ...patch }) };
     }
     default:
       return state;
