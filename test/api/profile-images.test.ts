@@ -99,6 +99,31 @@ describe("POST /users/me/avatar", () => {
   });
 });
 
+describe("a bot's avatar through PATCH /bots/{bot_id}", () => {
+  test("its owner sends one image: the bot's avatar is uploaded, answered and announced; others may not; bad files change nothing", async () => {
+    const bot = (await s.users.hamlet.client.post("/bots", { full_name: "Ghost Bot", short_name: "ghost" })).success();
+    const png = await makePng(60, 30);
+    (await s.users.othello.client.patch(`/bots/${bot.user_id}`, { file: file(png) } as any)).error("Insufficient permission");
+    (await s.users.hamlet.client.patch(`/bots/${bot.user_id}`, { a: file(png), b: file(png) } as any)).error("You may only upload one file at a time");
+    (await s.users.hamlet.client.patch(`/bots/${bot.user_id}`, { file: file("no image", "x.txt") } as any)).error("Invalid image format");
+    const row = () => s.app.db.get<any>("SELECT avatar_source, avatar_version FROM users WHERE id = ?", [bot.user_id]);
+    const before = await row();
+    expect(before.avatar_source).toBe("G");
+    let body: any;
+    const events = await s.captureEvents(async () => {
+      body = (await s.users.hamlet.client.patch(`/bots/${bot.user_id}`, { file: file(png), full_name: "Ghost of the King" } as any)).success();
+    });
+    const after = await row();
+    expect(after).toEqual({ avatar_source: "U", avatar_version: before.avatar_version + 1 });
+    expect(body).toMatchObject({ full_name: "Ghost of the King", avatar_url: `/user_avatars/${s.app.realm!.id}/${bot.user_id}.png?version=${after.avatar_version}` });
+    expect(body.ignored_parameters_unsupported).toBeUndefined();
+    const meta = await served(body.avatar_url);
+    expect([meta.width, meta.height]).toEqual([100, 100]);
+    expect(events.of("hamlet")).toContainEqual({ type: "realm_bot", op: "update", bot: { user_id: bot.user_id, avatar_url: body.avatar_url } } as any);
+    expect(events.of("othello").find((e: any) => e.type === "realm_user" && e.person.avatar_url)).toMatchObject({ person: { user_id: bot.user_id, avatar_source: "U" } });
+  });
+});
+
 describe("DELETE /users/me/avatar", () => {
   test("back to the Gravatar avatar: the files go, the version moves on, everyone hears", async () => {
     (await setAvatar("shiva", await makePng(50, 50))).success();
