@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { browserSuite, eventually, shot } from "./helpers";
 import { hashPassword } from "../../src/actions/users";
+import { makePng } from "../helpers/uploads";
 
 const suite = browserSuite(async (s) => {
   await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("iago-pass"), s.users.iago.id]);
@@ -83,6 +84,7 @@ describe("bots", () => {
     await suite.logIn(page, "hamlet", "/#settings/your-bots");
     await page.getByLabel("Name", { exact: true }).fill("Ghost Bot");
     await page.getByLabel(/^Bot email/).fill("ghost");
+    await page.getByLabel("Avatar (optional)").setInputFiles({ name: "ghost.png", mimeType: "image/png", buffer: await makePng(64, 64, "#777777") });
     await page.getByRole("button", { name: "Create bot" }).click();
     const card = page.locator(".bot-card", { hasText: "Ghost Bot" });
     await card.waitFor();
@@ -91,6 +93,9 @@ describe("bots", () => {
     const email = "ghost-bot@parley.test";
     const row = await suite.s.app.db.get<{ api_key: string; bot_owner_id: number }>("SELECT api_key, bot_owner_id FROM users WHERE email = ?", [email]);
     expect(row).toEqual({ api_key: key, bot_owner_id: suite.userId("hamlet") });
+    // the avatar chosen was stored (an uploaded one) and the card shows it from this server
+    await eventually(async () => (await suite.s.app.db.get<{ avatar_source: string }>("SELECT avatar_source FROM users WHERE email = ?", [email]))!.avatar_source, "U");
+    await card.locator("img.avatar").waitFor();
     const me = await fetch(`${suite.base}/api/v1/users/me`, { headers: { authorization: `Basic ${btoa(`${email}:${key}`)}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ result: "success", email, is_bot: true, full_name: "Ghost Bot" });

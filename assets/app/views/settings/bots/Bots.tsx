@@ -4,7 +4,7 @@
  * browser, and deactivate / reactivate. The lists follow the store (realm_bot events).
  */
 import { useState } from "preact/hooks";
-import { createBot, deactivateBot, download, reactivatePerson, regenerateBotKey, zuliprc } from "../../../api/settings-calls";
+import { createBot, deactivateBot, download, reactivatePerson, regenerateBotKey, setBotAvatar, zuliprc } from "../../../api/settings-calls";
 import { describeError } from "../../../api/http";
 import { canManageBot, canReactivateUser, creatableBotTypes, type BotType } from "../../../state/permissions";
 import { state } from "../../../state/store";
@@ -23,7 +23,8 @@ function CreateBot() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<string | null>(null);
-  const ids = { type: useId("bot-type"), name: useId("bot-name"), prefix: useId("bot-prefix") };
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const ids = { type: useId("bot-type"), name: useId("bot-name"), prefix: useId("bot-prefix"), avatar: useId("bot-avatar") };
   if (!types.length) return <p class="setting-hint">Your organization does not let you create bots.</p>;
   const submit = (e: Event) => {
     e.preventDefault();
@@ -31,10 +32,13 @@ function CreateBot() {
     setBusy(true);
     setError(null);
     createBot(name.trim(), prefix.trim(), type)
-      .then(() => {
+      .then(async (bot) => {
         setMade(name.trim());
         setName("");
         setPrefix("");
+        // the bot exists either way; a refused image is said, and the bot keeps its default avatar
+        if (avatar) await setBotAvatar(bot.user_id, avatar).catch((err) => Promise.reject(new Error(`The bot was created, but its avatar was not: ${describeError(err)}`)));
+        setAvatar(null);
       })
       .catch((err) => setError(describeError(err)))
       .finally(() => setBusy(false));
@@ -56,6 +60,8 @@ function CreateBot() {
       <input id={ids.name} name="bot-name" value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
       <label for={ids.prefix}>Bot email (its first part; "-bot@…" follows)</label>
       <input id={ids.prefix} name="bot-short-name" value={prefix} maxLength={40} onInput={(e) => setPrefix(e.currentTarget.value)} />
+      <label for={ids.avatar}>Avatar (optional)</label>
+      <input id={ids.avatar} key={made ?? ""} type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={(e) => setAvatar(e.currentTarget.files?.[0] ?? null)} />
       <div class="setting-row">
         <button type="submit" class="button primary" disabled={busy}>
           {busy ? "Creating…" : "Create bot"}
