@@ -70,6 +70,21 @@ describe("a channel's settings", () => {
     expect((await channelRow(id))!.name).toBe("Parapet");
   }, 20_000);
 
+  test("a refused rename shows the server's reason beside the field, and nothing changes", async () => {
+    await createChannel(suite.s, "hamlet", "Tower");
+    const moat = await createChannel(suite.s, "hamlet", "Moat");
+    const { page } = await suite.open();
+    await suite.logIn(page, "hamlet", `/#channels/${moat}/Moat/general`);
+    const name = page.getByLabel("Channel name");
+    await name.fill("Tower");
+    await page.locator("form", { has: name }).getByRole("button", { name: "Save" }).click();
+    const alert = page.locator("form", { has: name }).getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/already exists/);
+    expect(await name.inputValue()).toBe("Moat");
+    expect((await channelRow(moat))!.name).toBe("Moat");
+  }, 20_000);
+
   test("the personal tab mutes the channel and sets its own notification switches, stored on the subscription", async () => {
     const id = await createChannel(suite.s, "hamlet", "Keep");
     const { page, errors } = await suite.open();
