@@ -78,6 +78,22 @@ describe("an administrator manages people", () => {
   }, 30_000);
 });
 
+describe("profile cards", () => {
+  test("open from the people list, show the person, and start a direct message with them", async () => {
+    const { page, errors } = await suite.open();
+    await suite.logIn(page, "hamlet");
+    const row = page.locator("#right-sidebar li", { hasText: "Othello, the Moor of Venice" });
+    await row.hover();
+    await row.getByRole("button", { name: "Profile of Othello, the Moor of Venice" }).click();
+    const card = page.getByRole("dialog", { name: "Othello, the Moor of Venice" });
+    await card.getByText("Member", { exact: true }).waitFor();
+    await card.getByRole("button", { name: "Send a direct message" }).click();
+    await card.waitFor({ state: "detached" });
+    expect(decodeURIComponent(new URL(page.url()).hash)).toMatch(new RegExp(`^#narrow/dm/${suite.userId("othello")}-`));
+    expect(errors).toEqual([]);
+  }, 20_000);
+});
+
 describe("bots", () => {
   test("a member creates a bot and the key the page shows works with the API", async () => {
     const { page, errors } = await suite.open();
@@ -107,6 +123,15 @@ describe("bots", () => {
     const fresh = (await card.locator(".api-key").textContent())!.trim();
     expect((await fetch(`${suite.base}/api/v1/users/me`, { headers: { authorization: `Basic ${btoa(`${email}:${key}`)}` } })).status).toBe(401);
     expect((await fetch(`${suite.base}/api/v1/users/me`, { headers: { authorization: `Basic ${btoa(`${email}:${fresh}`)}` } })).status).toBe(200);
+
+    // deactivated, its key stops working; reactivated, it works again
+    await card.getByRole("button", { name: "Deactivate Ghost Bot" }).click();
+    await card.getByRole("button", { name: "Reactivate Ghost Bot" }).waitFor();
+    expect((await suite.s.app.db.get<{ is_active: number }>("SELECT is_active FROM users WHERE email = ?", [email]))!.is_active).toBe(0);
+    expect((await fetch(`${suite.base}/api/v1/users/me`, { headers: { authorization: `Basic ${btoa(`${email}:${fresh}`)}` } })).status).toBe(401);
+    await card.getByRole("button", { name: "Reactivate Ghost Bot" }).click();
+    await card.getByRole("button", { name: "Deactivate Ghost Bot" }).waitFor();
+    expect((await suite.s.app.db.get<{ is_active: number }>("SELECT is_active FROM users WHERE email = ?", [email]))!.is_active).toBe(1);
     expect(errors).toEqual([]);
   }, 30_000);
 });
