@@ -78,6 +78,7 @@ export const CHANNEL_PERMISSIONS = [
   // who may post, and remove others from the channel (its settings page offers them all)
   "can_send_message_group",
   "can_remove_subscribers_group",
+  "can_create_topic_group",
 ] as const;
 export type ChannelPermission = (typeof CHANNEL_PERMISSIONS)[number];
 
