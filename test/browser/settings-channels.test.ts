@@ -70,6 +70,19 @@ describe("a channel's settings", () => {
     expect((await channelRow(id))!.name).toBe("Parapet");
   }, 20_000);
 
+  test("its administrator removes a member, who leaves the list, and the subscription ends on the server", async () => {
+    const id = await createChannel(suite.s, "hamlet", "Gatehouse", { subscribers: ["othello"] });
+    const { page, errors } = await suite.open();
+    await suite.logIn(page, "hamlet", `/#channels/${id}/Gatehouse/subscribers`);
+    const list = page.getByRole("list", { name: "Subscribers" });
+    await list.getByText("Othello, the Moor of Venice").waitFor();
+    await page.getByRole("button", { name: "Unsubscribe Othello, the Moor of Venice" }).click();
+    await list.getByText("Othello, the Moor of Venice").waitFor({ state: "detached" });
+    expect(await subscribed(id, suite.userId("othello"))).toBe(false);
+    expect(await subscribed(id, suite.userId("hamlet"))).toBe(true);
+    expect(errors).toEqual([]);
+  }, 20_000);
+
   test("a refused rename shows the server's reason beside the field, and nothing changes", async () => {
     await createChannel(suite.s, "hamlet", "Tower");
     const moat = await createChannel(suite.s, "hamlet", "Moat");
