@@ -26,7 +26,7 @@ export function ApiKey() {
     setBusy(true);
     setError(null);
     try {
-      const r = await api<{ api_key: string }>("POST", "/fetch_api_key", { username: state.value!.delivery_email, password });
+      const r = await api<{ api_key: string }>("POST", "/fetch_api_key", { password });
       setKey(r.api_key);
       setPassword("");
     } catch (err) {
