@@ -90,11 +90,13 @@ async function changeAvatarSource(app: App, userId: number, source: "U" | "G"): 
 /**
  * An image under /user_avatars/{realm_id}/ other than custom emoji: a user's uploaded avatar
  * (`{user_id}.png`, `{user_id}-medium.png`) or the organization's icon and logos (`realm/*.png`).
- * Public, like Zulip's avatars: message lists show them to anyone who may read the messages.
+ * Public, like Zulip's avatars: message lists show them to anyone who may read the messages. A user's
+ * only while it is their avatar (not after a deactivation that deleted their profile).
  */
 export async function profileImageFile(app: App, path: string): Promise<StoredFile> {
   const m = /^(\d+)\/(?:(\d+)(-medium)?|realm\/(icon|logo|night_logo))\.png$/.exec(path);
   if (!m || Number(m[1]) !== realmOf(app).id) throw notFound("File not found");
+  if (m[2] !== undefined && (await findUserById(app.db, Number(m[2])))?.avatar_source !== "U") throw notFound("File not found");
   const found = await uploadsOf(app).storage.existing(`avatars/${path}`);
   if (!found) throw notFound("File not found");
   // the same name holds each new version: the modification time tells them apart

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type CastName, type TestServer } from "../helpers/server";
 import { fetchRaw, imageMeta, makeAnimatedGif, makePng } from "../helpers/uploads";
+import { createUser } from "../../src/actions/users";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -57,6 +58,14 @@ describe("POST /users/me/avatar", () => {
     const body = (await setAvatar("cordelia", await makeAnimatedGif(64, 64, 3), "me.gif")).success();
     const meta = await served(body.avatar_url);
     expect([meta.format, meta.width, meta.height, meta.pages ?? 1]).toEqual(["png", 100, 100, 1]);
+  });
+
+  test("a deactivation that deletes the profile stops serving the uploaded avatar", async () => {
+    const leaving = await createUser(s.app, null, { email: "rosencrantz@zulip.com", fullName: "Rosencrantz", password: null, role: 400 });
+    const url = (await s.clientFor(leaving.email, leaving.apiKey).post("/users/me/avatar", { file: file(await makePng(30, 30)) })).success().avatar_url;
+    expect((await fetchRaw(s, url)).status).toBe(200);
+    (await s.users.iago.client.delete(`/users/${leaving.userId}`, { actions: { delete_profile: true } } as any)).success();
+    expect((await fetchRaw(s, url)).status).toBe(404);
   });
 
   test("anything but exactly one image is refused with Zulip's messages, and nothing changes", async () => {
