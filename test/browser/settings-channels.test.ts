@@ -102,8 +102,11 @@ describe("a channel's settings", () => {
     const id = await createChannel(suite.s, "hamlet", "Keep");
     const { page, errors } = await suite.open();
     await suite.logIn(page, "hamlet", `/#channels/${id}/Keep/personal`);
-    await page.getByRole("switch", { name: "Mute channel" }).check();
-    await page.getByRole("switch", { name: "Email notifications" }).check();
+    // a switch shows the stored value until the server's event comes back, so it is clicked, then awaited
+    await page.getByRole("switch", { name: "Mute channel" }).click();
+    await eventually(() => page.getByRole("switch", { name: "Mute channel" }).isChecked(), true);
+    await page.getByRole("switch", { name: "Email notifications" }).click();
+    await eventually(() => page.getByRole("switch", { name: "Email notifications" }).isChecked(), true);
     const sub = () => suite.s.app.db.get<{ is_muted: number; email_notifications: number | null }>("SELECT is_muted, email_notifications FROM subscriptions WHERE stream_id = ? AND user_id = ?", [id, suite.userId("hamlet")]);
     await eventually(async () => ({ ...(await sub()) }), { is_muted: 1, email_notifications: 1 });
     await eventually(() => page.getByRole("switch", { name: "Mute channel" }).isChecked(), true);
