@@ -2,9 +2,9 @@ import { nowSecs, realmOf, type App } from "../app";
 import { ROLE } from "../domain/roles";
 import { generateApiKey } from "../lib/random";
 import { insertRecipient } from "../store/realm";
-import { userDict } from "../domain/user-format";
+import { botDict, userDict } from "../domain/user-format";
 import { splitByEmailAccess } from "./user-access";
-import { findUserByEmail, findUserById, insertUser, listActiveUserIds, updateUser, type UserRow } from "../store/users";
+import { findUserByEmail, findUserById, insertUser, listActiveUserIds, listActiveUserIdsWithRoles, updateUser, type UserRow } from "../store/users";
 
 const creating = new Map<string, Promise<UserRow>>();
 
@@ -34,6 +34,10 @@ export async function systemBot(app: App, email: string, fullName: string): Prom
           for (const [ids, deliveryEmail] of [[audience.see, true], [audience.blind, false]] as const) {
             if (ids.length) app.events.publish({ type: "realm_user", op: "add", person: userDict(bot, { clientGravatar: false, deliveryEmail }) }, ids);
           }
+          // administrators' realm_bots lists every bot of the organization, this one too (it has no owner
+          // and no default channels)
+          const admins = await listActiveUserIdsWithRoles(app.db, realm.id, [ROLE.owner, ROLE.administrator]);
+          app.events.publish({ type: "realm_bot", op: "add", bot: botDict(bot, () => null) }, admins);
         }
         return bot;
       })

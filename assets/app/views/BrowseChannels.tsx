@@ -17,7 +17,7 @@ import { channels, state, subscribers, subscriptions } from "../state/store";
 import type { Channel } from "../state/types";
 import { openCreateChannel } from "./channel-actions";
 import { ChannelMark } from "./bits";
-import { HashIcon, SearchIcon } from "./icons";
+import { GearIcon, HashIcon, SearchIcon } from "./icons";
 import { showNotice } from "./Notice";
 
 const TAB_LABELS: Record<ChannelsTab, string> = { subscribed: "Subscribed", all: "All channels", notsubscribed: "Not subscribed", archived: "Archived" };
@@ -87,6 +87,9 @@ function ChannelCard({ channel }: { channel: Channel }) {
           <span class="browse-channel-count">{count === 1 ? "1 subscriber" : `${count} subscribers`}</span>
         </p>
       </div>
+      <a class="icon-button channel-settings-link" href={hrefOf({ kind: "channel-settings", stream_id: channel.stream_id, section: "general" })} aria-label={`Settings for #${channel.name}`} title="Channel settings">
+        <GearIcon />
+      </a>
       {channel.is_archived ? <UnarchiveButton channel={channel} /> : <SubscribeButton channel={channel} />}
     </li>
   );
