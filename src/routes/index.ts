@@ -33,13 +33,14 @@ import { draftRoutes } from "./drafts";
 import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
+import { webhookRoutes } from "./webhooks";
 
 /**
  * Every API area, mounted twice from this one list: under /api/v1 (API keys, what every Zulip client
  * calls) and under /json (the web app's session cookie with its CSRF token, as Zulip's own web app calls).
  */
 export function apiRoutes(app: App) {
-  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json"));
+  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json")).use(webhookRoutes(app));
 }
 
 function areas(app: App, prefix: string): AnyElysia {

@@ -1,0 +1,138 @@
+import type { App } from "../app";
+import { badRequest, notFound, ZulipError } from "../errors";
+import { findUserById, type UserRow } from "../store/users";
+import { fnmatch, INTEGRATIONS, MissingEventHeader, parsePayload, Wild, type Integration, type WebhookMessage } from "../webhooks";
+import { loadDirectory } from "./messages/directory";
+import { sendNotificationDm } from "./messages/notification-bot";
+import { checkMessageRecipient, deliverMessage, defaultReadBySender } from "./messages/send";
+
+export interface IncomingWebhook {
+  integration: string;
+  /** the request's body, as text */
+  body: string;
+  contentType: string;
+  headers: { get(name: string): string | null };
+  /** query string and form fields */
+  params: Record<string, string | undefined>;
+}
+
+/** Zulip's text to the bot's owner when a tool posts something other than the JSON it should (notify_bot_owner_about_invalid_json). */
+const INVALID_JSON_MESSAGE = (name: string) =>
+  `Hi there! It looks like you tried to set up the Zulip ${name} integration,\nbut didn't correctly configure the webhook to send data in the JSON format\nthat this integration expects!`;
+
+/** Zulip's MISSING_EVENT_HEADER_MESSAGE (without the support address, which Parley has not). */
+const MISSING_HEADER_MESSAGE = (bot: string, path: string, header: string, integration: string) =>
+  `Hi there!  Your bot ${bot} just sent an HTTP request to ${path} that\nis missing the HTTP ${header} header.  Because this header is how\n${integration} indicates the event type, this usually indicates a configuration\nissue, where you either entered the URL for a different integration, or are running\nan older version of the third-party service that doesn't provide that header.`;
+
+/** POST /api/v1/external/<integration>: turns a tool's payload into messages, as Zulip's webhook_view + check_send_webhook_message. */
+export async function receiveWebhook(app: App, sender: UserRow, input: IncomingWebhook): Promise<void> {
+  const integration = INTEGRATIONS.get(input.integration);
+  if (!integration) throw notFound("Not Found");
+  const payload = await readPayload(app, sender, integration, input);
+  let messages: WebhookMessage[];
+  try {
+    messages = integration.handle({ payload: new Wild(payload), headers: input.headers, params: input.params });
+  } catch (e) {
+    if (e instanceof MissingEventHeader) await notifyBotOwner(app, sender, MISSING_HEADER_MESSAGE(sender.full_name, `/api/v1/external/${integration.name}`, e.header, e.integrationName));
+    throw e;
+  }
+  const only = eventPatterns(input.params, "only_events");
+  const exclude = eventPatterns(input.params, "exclude_events");
+  for (const m of messages) {
+    if (m.event !== undefined) {
+      if (only && !only.some((p) => fnmatch(m.event!, p))) continue;
+      if (exclude && exclude.some((p) => fnmatch(m.event!, p))) continue;
+    }
+    await post(app, sender, integration, input.params, m);
+  }
+}
+
+async function readPayload(app: App, sender: UserRow, integration: Integration, input: IncomingWebhook): Promise<unknown> {
+  const maxBytes = app.config.webhooks.max_payload_kib * 1024;
+  // Slack's tools post `payload=<json>` form-encoded as often as a JSON body
+  const isJson = /^application\/json\b/i.test(input.contentType);
+  let text = input.body;
+  if (integration.acceptsFormPayload && !isJson) {
+    const field = input.params.payload;
+    if (field === undefined) throw new ZulipError("REQUEST_VARIABLE_MISSING", "Missing 'payload' argument", 400, { var_name: "payload" });
+    text = field;
+  }
+  try {
+    return parsePayload(text, maxBytes);
+  } catch (e) {
+    if (e instanceof ZulipError && e.message === "Malformed JSON") {
+      await notifyBotOwner(app, sender, INVALID_JSON_MESSAGE(integration.displayName));
+      throw new ZulipError("INVALID_JSON", "Malformed JSON", 400);
+    }
+    throw e;
+  }
+}
+
+/** only_events / exclude_events: JSON lists of fnmatch patterns; absent: no filter. */
+function eventPatterns(params: Record<string, string | undefined>, name: string): string[] | null {
+  const raw = params[name];
+  if (raw === undefined) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw badRequest(`${name} is not valid JSON`);
+  }
+  if (!Array.isArray(value)) throw badRequest(`${name} is not a list`);
+  value.forEach((v, i) => {
+    if (typeof v !== "string") throw badRequest(`${name}[${i}] is not a string`);
+  });
+  return value as string[];
+}
+
+/**
+ * Zulip's check_send_webhook_message: into the `stream` (a name, or an id when all digits) under the
+ * URL's `topic` or the integration's; with no stream, a direct message to the bot's owner. A channel
+ * that does not exist is not an error for the tool: the owner is told instead.
+ */
+async function post(app: App, sender: UserRow, integration: Integration, params: Record<string, string | undefined>, m: WebhookMessage) {
+  const clientName = `Zulip${integration.displayName}Webhook`;
+  const d = await loadDirectory(app);
+  const stream = params.stream;
+  const opts = { clientName, readBySender: defaultReadBySender(clientName) };
+  if (stream === undefined) {
+    const ownerId = sender.bot_owner_id ?? sender.id;
+    const addressee = await checkMessageRecipient(app, sender, { type: "direct", to: [ownerId] }, d);
+    await deliverMessage(app, d, sender, addressee, m.body, opts);
+    return;
+  }
+  const byId = /^\d+$/.test(stream);
+  let addressee;
+  try {
+    addressee = await checkMessageRecipient(app, sender, { type: "stream", to: byId ? Number(stream) : stream, topic: params.topic ?? m.topic }, d);
+  } catch (e) {
+    if (e instanceof ZulipError && e.code === "STREAM_DOES_NOT_EXIST") {
+      const where = byId ? `channel ID ${stream}, but there is no channel with that ID.` : `channel #**${stream}**, but that channel does not exist. Click [here](#channels/new) to create it.`;
+      await notifyBotOwner(app, sender, `Your bot \`${sender.delivery_email}\` tried to send a message to ${where}`);
+      return;
+    }
+    throw e;
+  }
+  await deliverMessage(app, d, sender, addressee, m.body, opts);
+  if (addressee.kind === "stream" && (await d.subscriberIds(app.db, addressee.stream.id)).length === 0) {
+    await notifyBotOwner(app, sender, `Your bot \`${sender.delivery_email}\` tried to send a message to channel #**${addressee.stream.name}**. The channel exists but does not have any subscribers.`);
+  }
+}
+
+const lastNotice = new WeakMap<App, Map<number, number>>();
+/** Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD: a misconfigured tool posting every second tells its owner once a minute. */
+const NOTICE_WAIT_MS = 60_000;
+
+/** Zulip's send_rate_limited_pm_notification_to_bot_owner: a direct message from Notification Bot. */
+export async function notifyBotOwner(app: App, bot: UserRow, content: string): Promise<void> {
+  if (!bot.is_bot || bot.bot_owner_id === null || app.realm?.deactivated) return;
+  const seen = lastNotice.get(app) ?? new Map<number, number>();
+  lastNotice.set(app, seen);
+  const now = app.clock.now();
+  const last = seen.get(bot.id);
+  if (last !== undefined && now - last <= NOTICE_WAIT_MS) return;
+  const owner = await findUserById(app.db, bot.bot_owner_id);
+  if (!owner?.is_active) return;
+  seen.set(bot.id, now);
+  await sendNotificationDm(app, [owner.id], content);
+}

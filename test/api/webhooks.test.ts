@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../helpers/server";
+import { lastMessage, messageCount, postWebhook } from "../helpers/webhooks";
+
+let s: TestServer;
+let bot: { user_id: number; api_key: string };
+let streamId: number;
+const EMAIL = "alerts-bot@parley.test";
+
+beforeAll(async () => {
+  s = await startServer({ config: (c) => void (c.webhooks.max_payload_kib = 64) });
+  (await s.users.iago.client.post("/users/me/subscriptions", { subscriptions: [{ name: "ops" }], principals: [s.users.iago.id, s.users.hamlet.id] })).success();
+  streamId = (await s.users.hamlet.client.get("/get_stream_id", { stream: "ops" })).success().stream_id;
+  bot = (await s.users.hamlet.client.post("/bots", { full_name: "Alerts", short_name: "alerts", bot_type: 2 })).success();
+});
+afterAll(() => s.close());
+
+const key = () => bot.api_key;
+/** Notification Bot's newest direct message to hamlet (the bot's owner), if any. */
+const ownerNotices = () =>
+  s.app.db.all<{ content: string }>(
+    "SELECT m.content FROM messages m JOIN users u ON u.id = m.sender_id WHERE u.email = 'notification-bot@zulip.com' AND m.dm_key IS NOT NULL ORDER BY m.id",
+  );
+
+describe("POST /api/v1/external/<integration>: authentication", () => {
+  test("the api_key in the URL posts as the bot, into the named channel, with the integration's client name", async () => {
+    let r: any;
+    const events = await s.captureEvents(async () => {
+      r = await postWebhook(s, "json", { api_key: key(), stream: "ops" }, { status: "up", count: 3 });
+    });
+    expect(r).toEqual({ status: 200, json: { result: "success", msg: "" } });
+    const m = (await lastMessage(s))!;
+    expect(m).toMatchObject({ sender_id: bot.user_id, stream_id: streamId, topic: "JSON", client: "ZulipJSONWebhook" });
+    expect(m.content).toBe('```json\n{\n  "status": "up",\n  "count": 3\n}\n```');
+    const heard = events.of("iago").find((e) => e.type === "message") as any;
+    expect(heard.message).toMatchObject({ id: m.id, sender_id: bot.user_id, display_recipient: "ops", subject: "JSON", client: "ZulipJSONWebhook" });
+    expect(events.of("othello").some((e) => e.type === "message")).toBe(false);
+  });
+
+  test("HTTP Basic with the bot's email and key works too, and the channel may be given by id", async () => {
+    const basic = "Basic " + btoa(`${EMAIL}:${key()}`);
+    const r = await postWebhook(s, "json", { stream: String(streamId), topic: "by id" }, { a: 1 }, { headers: { authorization: basic } });
+    expect(r.json).toEqual({ result: "success", msg: "" });
+    expect(await lastMessage(s)).toMatchObject({ stream_id: streamId, topic: "by id", sender_id: bot.user_id });
+  });
+
+  test("a wrong, malformed or missing key is refused as Zulip refuses it, and nothing is posted", async () => {
+    const before = await messageCount(s);
+    const wrong = await postWebhook(s, "json", { api_key: "a".repeat(32), stream: "ops" }, { a: 1 });
+    expect(wrong).toEqual({ status: 401, json: { result: "error", msg: "Invalid API key", code: "INVALID_API_KEY" } });
+    const malformed = await postWebhook(s, "json", { api_key: "short", stream: "ops" }, { a: 1 });
+    expect(malformed).toEqual({ status: 401, json: { result: "error", msg: "Malformed API key", code: "INVALID_API_KEY" } });
+    const missing = await postWebhook(s, "json", { stream: "ops" }, { a: 1 });
+    expect(missing).toEqual({ status: 400, json: { result: "error", msg: "Missing 'api_key' argument", code: "REQUEST_VARIABLE_MISSING", var_name: "api_key" } });
+    const otherEmail = await postWebhook(s, "json", { stream: "ops" }, { a: 1 }, { headers: { authorization: "Basic " + btoa(`hamlet@zulip.com:${key()}`) } });
+    expect(otherEmail.json.msg).toBe("Invalid API key");
+    expect(await messageCount(s)).toBe(before);
+  });
+
+  test("a deactivated bot is refused with USER_DEACTIVATED", async () => {
+    const other = (await s.users.hamlet.client.post("/bots", { full_name: "Gone", short_name: "gone", bot_type: 2 })).success();
+    (await s.users.hamlet.client.delete(`/bots/${other.user_id}`)).success();
+    const r = await postWebhook(s, "json", { api_key: other.api_key, stream: "ops" }, { a: 1 });
+    expect(r).toEqual({ status: 401, json: { result: "error", msg: "Account is deactivated", code: "USER_DEACTIVATED" } });
+  });
+
+  test("a person's own key works (as Zulip allows), and with no channel they get the message themselves", async () => {
+    const r = await postWebhook(s, "json", { api_key: s.users.othello.apiKey }, { b: 2 });
+    expect(r.json.result).toBe("success");
+    const m = (await lastMessage(s))!;
+    expect(m).toMatchObject({ sender_id: s.users.othello.id, dm_key: String(s.users.othello.id) });
+  });
+
+  test("an integration Parley does not have is 404", async () => {
+    const r = await postWebhook(s, "nosuchtool", { api_key: key(), stream: "ops" }, { a: 1 });
+    expect(r).toEqual({ status: 404, json: { result: "error", msg: "Not Found", code: "BAD_REQUEST" } });
+  });
+});
+
+describe("POST /api/v1/external/<integration>: where messages go", () => {
+  test("with no stream, the message is a direct message from the bot to its owner", async () => {
+    (await postWebhook(s, "json", { api_key: key() }, { private: true })).json.result;
+    const m = (await lastMessage(s))!;
+    expect(m.sender_id).toBe(bot.user_id);
+    expect(m.stream_id).toBeNull();
+    expect(m.dm_key).toBe([s.users.hamlet.id, bot.user_id].sort((a, b) => a - b).join(","));
+  });
+
+  test("a channel that does not exist posts nothing, answers success, and tells the owner once a minute", async () => {
+    const before = await messageCount(s);
+    const r = await postWebhook(s, "json", { api_key: key(), stream: "nowhere" }, { a: 1 });
+    expect(r.json).toEqual({ result: "success", msg: "" });
+    const notices = await ownerNotices();
+    expect(notices.at(-1)!.content).toBe(`Your bot \`${EMAIL}\` tried to send a message to channel #**nowhere**, but that channel does not exist. Click [here](#channels/new) to create it.`);
+    expect(await messageCount(s)).toBe(before + 1);
+    await postWebhook(s, "json", { api_key: key(), stream: "99999" }, { a: 1 });
+    expect((await ownerNotices()).length).toBe(notices.length); // within the minute: not again
+    s.clock.advance(61_000);
+    await postWebhook(s, "json", { api_key: key(), stream: "99999" }, { a: 1 });
+    expect((await ownerNotices()).at(-1)!.content).toBe(`Your bot \`${EMAIL}\` tried to send a message to channel ID 99999, but there is no channel with that ID.`);
+  });
+
+  test("a private channel the bot's owner is not in is refused", async () => {
+    (await s.users.iago.client.post("/users/me/subscriptions", { subscriptions: [{ name: "secret" }], invite_only: true })).success();
+    const r = await postWebhook(s, "json", { api_key: key(), stream: "secret" }, { a: 1 });
+    expect(r.status).toBe(400);
+    expect(r.json.result).toBe("error");
+  });
+});
+
+describe("POST /api/v1/external/<integration>: payloads", () => {
+  test("a malformed payload gets the 400 envelope, posts nothing, and the owner hears how to fix it", async () => {
+    s.clock.advance(61_000);
+    const before = await messageCount(s);
+    const r = await postWebhook(s, "json", { api_key: key(), stream: "ops" }, "{not json");
+    expect(r).toEqual({ status: 400, json: { result: "error", msg: "Malformed JSON", code: "INVALID_JSON" } });
+    expect(await messageCount(s)).toBe(before + 1);
+    expect((await ownerNotices()).at(-1)!.content).toContain("It looks like you tried to set up the Zulip JSON integration");
+  });
+
+  test("a payload over the configured size or too deep is refused before any work", async () => {
+    const before = await messageCount(s);
+    const big = await postWebhook(s, "json", { api_key: key(), stream: "ops" }, { blob: "x".repeat(70 * 1024) });
+    expect(big).toEqual({ status: 400, json: { result: "error", msg: "Payload larger than 64 KiB", code: "BAD_REQUEST" } });
+    const deep = await postWebhook(s, "json", { api_key: key(), stream: "ops" }, "[".repeat(100) + "]".repeat(100));
+    expect(deep.json.msg).toBe("Payload nested deeper than 64 levels");
+    expect(await messageCount(s)).toBe(before);
+  });
+
+  test("prototype keys in a payload are ordinary keys, shown like any other", async () => {
+    const r = await postWebhook(s, "json", { api_key: key(), stream: "ops" }, '{"__proto__": {"polluted": true}, "constructor": 1}');
+    expect(r.json.result).toBe("success");
+    expect((await lastMessage(s))!.content).toBe('```json\n{\n  "__proto__": {\n    "polluted": true\n  },\n  "constructor": 1\n}\n```');
+    expect(({} as any).polluted).toBeUndefined();
+  });
+
+  test("a JSON payload that is not an object is refused for the JSON integration", async () => {
+    const r = await postWebhook(s, "json", { api_key: key(), stream: "ops" }, "[1, 2]");
+    expect(r).toEqual({ status: 400, json: { result: "error", msg: "payload is not a dict", code: "BAD_REQUEST" } });
+  });
+});
