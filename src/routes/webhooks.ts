@@ -3,6 +3,7 @@ import type { App } from "../app";
 import { receiveWebhook } from "../actions/webhooks";
 import { limitUser } from "../http/plugin";
 import { authenticateWebhook } from "../http/webhook-auth";
+import { ZulipError } from "../errors";
 
 /** The URL's parameters, then a form body's fields over them (Zulip reads both); no prototype. */
 function webhookParams(url: URL, contentType: string, body: string): Record<string, string | undefined> {
@@ -25,7 +26,14 @@ export const webhookRoutes = (app: App) =>
       const args = webhookParams(new URL(request.url), contentType, body);
       const sender = await authenticateWebhook(app, request, args.api_key);
       limitUser(app, sender.id, set.headers as Record<string, string>);
-      await receiveWebhook(app, sender, { integration: params.integration, body, contentType, headers: request.headers, params: args });
+      try {
+        await receiveWebhook(app, sender, { integration: params.integration, body, contentType, headers: request.headers, params: args });
+      } catch (e) {
+        // Zulip answers an unsupported event with status 200 and an error envelope (the tool must not retry);
+        // the framework's error hook would turn a 200 into a 500, so it is answered here.
+        if (e instanceof ZulipError && e.httpStatus === 200) return { result: "error", msg: e.message, code: e.code, ...e.data };
+        throw e;
+      }
       return { result: "success", msg: "" };
     },
     { parse: "none" },

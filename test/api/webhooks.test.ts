@@ -139,3 +139,61 @@ describe("POST /api/v1/external/<integration>: payloads", () => {
     expect(r).toEqual({ status: 400, json: { result: "error", msg: "payload is not a dict", code: "BAD_REQUEST" } });
   });
 });
+
+describe("POST /api/v1/external/<integration>: events", () => {
+  const ping = { zen: "z", hook_id: 1, repository: { name: "parley", full_name: "o/parley", html_url: "https://github.com/o/parley" }, sender: { login: "octocat", html_url: "https://github.com/octocat" } };
+  const gh = (event: string, query: Record<string, string>, payload: object = ping) => postWebhook(s, "github", { api_key: key(), stream: "ops", ...query }, payload, { headers: { "X-GitHub-Event": event } });
+
+  test("only_events and exclude_events filter by Zulip's event names with shell-style patterns", async () => {
+    const before = await messageCount(s);
+    expect((await gh("ping", { only_events: '["push_*","issue*"]' })).json).toEqual({ result: "success", msg: "" });
+    expect((await gh("ping", { exclude_events: '["pi?g"]' })).json.result).toBe("success");
+    expect(await messageCount(s)).toBe(before);
+    await gh("ping", { only_events: '["p[io]ng"]', exclude_events: '["push*"]' });
+    expect(await lastMessage(s)).toMatchObject({ topic: "parley", content: "GitHub webhook has been successfully configured by octocat.", client: "ZulipGitHubWebhook" });
+  });
+
+  test("a filter that is not a JSON list of strings is refused", async () => {
+    expect((await gh("ping", { only_events: "push" })).json).toEqual({ result: "error", msg: "only_events is not valid JSON", code: "BAD_REQUEST" });
+    expect((await gh("ping", { exclude_events: "[1]" })).json.msg).toBe("exclude_events[0] is not a string");
+  });
+
+  test("an unsupported event answers 200 with Zulip's error envelope and posts nothing", async () => {
+    const before = await messageCount(s);
+    const r = await gh("workflow_run", {}, { action: "completed", workflow_run: {}, ...ping });
+    expect(r).toEqual({
+      status: 200,
+      json: { result: "error", msg: "The 'workflow_run:completed' event isn't currently supported by the GitHub webhook; ignoring", code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE", webhook_name: "GitHub", event_type: "workflow_run:completed" },
+    });
+    expect(await messageCount(s)).toBe(before);
+  });
+
+  test("an ignored event answers success and posts nothing", async () => {
+    const before = await messageCount(s);
+    expect((await gh("check_suite", {})).json).toEqual({ result: "success", msg: "" });
+    expect(await messageCount(s)).toBe(before);
+  });
+
+  test("a missing event header is a 400 naming it, and the owner is told what it means", async () => {
+    s.clock.advance(61_000);
+    const r = await postWebhook(s, "github", { api_key: key(), stream: "ops" }, ping);
+    expect(r).toEqual({ status: 400, json: { result: "error", msg: "Missing the HTTP event header 'X-GitHub-Event'", code: "MISSING_HTTP_EVENT_HEADER", header: "X-GitHub-Event" } });
+    expect((await ownerNotices()).at(-1)!.content).toStartWith("Hi there!  Your bot Alerts just sent an HTTP request to /api/v1/external/github that\nis missing the HTTP X-GitHub-Event header.");
+  });
+});
+
+describe("POST /api/v1/external/slack_incoming", () => {
+  test("Slack's form-encoded payload field is read as the payload", async () => {
+    const form = new URLSearchParams({ payload: JSON.stringify({ text: "Backup *done*", channel: "#backups" }) }).toString();
+    const r = await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops" }, form, { contentType: "application/x-www-form-urlencoded" });
+    expect(r.json).toEqual({ result: "success", msg: "" });
+    expect(await lastMessage(s)).toMatchObject({ topic: "backups", content: "Backup **done**", client: "ZulipSlackIncomingWebhook" });
+  });
+
+  test("a JSON body works the same, and a form without payload is refused", async () => {
+    (await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops", topic: "kuma" }, { text: "web is up" })).json;
+    expect(await lastMessage(s)).toMatchObject({ topic: "kuma", content: "web is up" });
+    const r = await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops" }, "text=hi", { contentType: "application/x-www-form-urlencoded" });
+    expect(r).toEqual({ status: 400, json: { result: "error", msg: "Missing 'payload' argument", code: "REQUEST_VARIABLE_MISSING", var_name: "payload" } });
+  });
+});
