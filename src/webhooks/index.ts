@@ -1,3 +1,4 @@
+import { alertmanager, grafana, homeassistant } from "./alerts";
 import { gitea } from "./gitea";
 import { github } from "./github";
 import { gitlab } from "./gitlab";
@@ -6,7 +7,7 @@ import { slackIncoming } from "./slack-incoming";
 import type { Integration } from "./types";
 
 /** Every incoming-webhook integration, by the name in its URL (/api/v1/external/<name>). */
-export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map([json, slackIncoming, github, gitlab, gitea].map((i) => [i.name, i]));
+export const INTEGRATIONS: ReadonlyMap<string, Integration> = new Map([json, slackIncoming, github, gitlab, gitea, grafana, alertmanager, homeassistant].map((i) => [i.name, i]));
 
 export type { Integration, WebhookMessage, WebhookRequest } from "./types";
 export { MissingEventHeader, UnsupportedEvent } from "./types";
