@@ -73,6 +73,8 @@ export const ConfigSchema = t.Object(
       max_payload_kib: t.Integer({ minimum: 1, maximum: 5120, default: 5120 }),
       // outgoing webhooks to loopback, private and link-local addresses (tests and self-hosted bots on the LAN)
       allow_private_outgoing: t.Boolean({ default: false }),
+      // how long an outgoing webhook's server may take to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS)
+      outgoing_timeout_seconds: t.Number({ exclusiveMinimum: 0, maximum: 60, default: 10 }),
     }),
     email: section({
       smtp_url: t.String({ default: "" }),

@@ -12,6 +12,8 @@ const BotCreateArgs = t.Object({
   default_sending_stream: t.Optional(t.String()),
   default_events_register_stream: t.Optional(t.String()),
   default_all_public_streams: t.Optional(t.Boolean()),
+  payload_url: t.Optional(t.String()),
+  interface_type: t.Optional(t.Integer()),
 });
 const BotUpdateArgs = t.Object({
   full_name: t.Optional(t.String()),
@@ -21,6 +23,16 @@ const BotUpdateArgs = t.Object({
   default_events_register_stream: t.Optional(t.String()),
   default_all_public_streams: t.Optional(t.Boolean()),
 });
+
+/** Zulip's clients send payload_url JSON-encoded ("\"https://…\""); a bare URL is taken as it is. */
+function jsonString(raw: string): string {
+  try {
+    const v = JSON.parse(raw);
+    return typeof v === "string" ? v : raw;
+  } catch {
+    return raw;
+  }
+}
 
 export const botRoutes = (app: App) =>
   new Elysia()
@@ -37,6 +49,8 @@ export const botRoutes = (app: App) =>
           defaultSendingStream: p.default_sending_stream,
           defaultEventsRegisterStream: p.default_events_register_stream,
           defaultAllPublicStreams: p.default_all_public_streams,
+          payloadUrl: p.payload_url === undefined ? undefined : jsonString(p.payload_url),
+          interfaceType: p.interface_type,
         });
         return args.success(bot);
       },
