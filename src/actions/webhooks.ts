@@ -1,4 +1,7 @@
-import type { App } from "../app";
+import { nowSecs, type App } from "../app";
+import type { Sql } from "../store/db";
+import { insertWebhookRequest, listWebhookRequests } from "../store/webhooks";
+import { accessBotById } from "./bots";
 import { badRequest, notFound, ZulipError } from "../errors";
 import { findUserById, type UserRow } from "../store/users";
 import { fnmatch, INTEGRATIONS, MissingEventHeader, parsePayload, Wild, type Integration, type WebhookMessage } from "../webhooks";
@@ -28,23 +31,86 @@ const MISSING_HEADER_MESSAGE = (bot: string, path: string, header: string, integ
 export async function receiveWebhook(app: App, sender: UserRow, input: IncomingWebhook): Promise<void> {
   const integration = INTEGRATIONS.get(input.integration);
   if (!integration) throw notFound("Not Found");
-  const payload = await readPayload(app, sender, integration, input);
-  let messages: WebhookMessage[];
+  // a bot's last requests are kept for its owner (GET /bots/{id}/webhook_requests), written in the
+  // message's own transaction when one is posted: no extra commit on the common path
+  const log = sender.is_bot ? new RequestLog(app, sender.id, integration.name, input.body) : null;
   try {
-    messages = integration.handle({ payload: new Wild(payload), headers: input.headers, params: input.params });
-  } catch (e) {
-    if (e instanceof MissingEventHeader) await notifyBotOwner(app, sender, MISSING_HEADER_MESSAGE(sender.full_name, `/api/v1/external/${integration.name}`, e.header, e.integrationName));
-    throw e;
-  }
-  const only = eventPatterns(input.params, "only_events");
-  const exclude = eventPatterns(input.params, "exclude_events");
-  for (const m of messages) {
-    if (m.event !== undefined) {
-      if (only && !only.some((p) => fnmatch(m.event!, p))) continue;
-      if (exclude && exclude.some((p) => fnmatch(m.event!, p))) continue;
+    const payload = await readPayload(app, sender, integration, input);
+    let messages: WebhookMessage[];
+    try {
+      messages = integration.handle({ payload: new Wild(payload), headers: input.headers, params: input.params });
+    } catch (e) {
+      if (e instanceof MissingEventHeader) await notifyBotOwner(app, sender, MISSING_HEADER_MESSAGE(sender.full_name, `/api/v1/external/${integration.name}`, e.header, e.integrationName));
+      throw e;
     }
-    await post(app, sender, integration, input.params, m);
+    const only = eventPatterns(input.params, "only_events");
+    const exclude = eventPatterns(input.params, "exclude_events");
+    let filtered = 0;
+    for (const m of messages) {
+      if (log) log.event ??= m.event ?? null;
+      if (m.event !== undefined) {
+        if ((only && !only.some((p) => fnmatch(m.event!, p))) || (exclude && exclude.some((p) => fnmatch(m.event!, p)))) {
+          filtered++;
+          continue;
+        }
+      }
+      const problem = await post(app, sender, integration, input.params, m, log?.inTransaction);
+      if (problem && log) log.error ??= problem;
+    }
+    if (log && !messages.length) log.error ??= "Ignored: this event posts nothing";
+    else if (log && filtered === messages.length) log.error ??= "Filtered out by only_events / exclude_events";
+  } catch (e) {
+    if (log && e instanceof ZulipError) {
+      log.status = e.httpStatus;
+      log.error = e.message;
+    }
+    throw e;
+  } finally {
+    await log?.flush();
   }
+}
+
+/** The longest excerpt of a payload kept for the owner to look at. */
+const PAYLOAD_EXCERPT = 4000;
+
+/** One request's record, written with the first message posted or, failing that, at the end. */
+class RequestLog {
+  event: string | null = null;
+  status = 200;
+  error: string | null = null;
+  private written = false;
+  private readonly received: number;
+
+  constructor(
+    private readonly app: App,
+    private readonly botId: number,
+    private readonly integration: string,
+    private readonly body: string,
+  ) {
+    this.received = nowSecs(app);
+  }
+
+  private row() {
+    return { bot_id: this.botId, integration: this.integration, received: this.received, event: this.event, status: this.status, error: this.error, payload: this.body.slice(0, PAYLOAD_EXCERPT) };
+  }
+
+  readonly inTransaction = async (sql: Sql) => {
+    if (this.written) return;
+    this.written = true;
+    await insertWebhookRequest(sql, this.row());
+  };
+
+  async flush() {
+    if (this.written) return;
+    this.written = true;
+    await this.app.db.tx((sql) => insertWebhookRequest(sql, this.row()));
+  }
+}
+
+/** GET /bots/{bot_id}/webhook_requests: the last requests a bot's incoming webhook received, newest first (its owner or an administrator). */
+export async function listBotWebhookRequests(app: App, actor: UserRow, botId: number) {
+  const bot = await accessBotById(app, actor, botId);
+  return (await listWebhookRequests(app.db, bot.id)).map(({ id, integration, received, event, status, error, payload }) => ({ id, integration, timestamp: received, event, status, error, payload }));
 }
 
 async function readPayload(app: App, sender: UserRow, integration: Integration, input: IncomingWebhook): Promise<unknown> {
@@ -90,16 +156,16 @@ function eventPatterns(params: Record<string, string | undefined>, name: string)
  * URL's `topic` or the integration's; with no stream, a direct message to the bot's owner. A channel
  * that does not exist is not an error for the tool: the owner is told instead.
  */
-async function post(app: App, sender: UserRow, integration: Integration, params: Record<string, string | undefined>, m: WebhookMessage) {
+async function post(app: App, sender: UserRow, integration: Integration, params: Record<string, string | undefined>, m: WebhookMessage, inTransaction?: (sql: Sql) => Promise<void>): Promise<string | null> {
   const clientName = `Zulip${integration.displayName}Webhook`;
   const d = await loadDirectory(app);
   const stream = params.stream;
-  const opts = { clientName, readBySender: defaultReadBySender(clientName) };
+  const opts = { clientName, readBySender: defaultReadBySender(clientName), inTransaction };
   if (stream === undefined) {
     const ownerId = sender.bot_owner_id ?? sender.id;
     const addressee = await checkMessageRecipient(app, sender, { type: "direct", to: [ownerId] }, d);
     await deliverMessage(app, d, sender, addressee, m.body, opts);
-    return;
+    return null;
   }
   const byId = /^\d+$/.test(stream);
   let addressee;
@@ -109,7 +175,7 @@ async function post(app: App, sender: UserRow, integration: Integration, params:
     if (e instanceof ZulipError && e.code === "STREAM_DOES_NOT_EXIST") {
       const where = byId ? `channel ID ${stream}, but there is no channel with that ID.` : `channel #**${stream}**, but that channel does not exist. Click [here](#channels/new) to create it.`;
       await notifyBotOwner(app, sender, `Your bot \`${sender.delivery_email}\` tried to send a message to ${where}`);
-      return;
+      return e.message;
     }
     throw e;
   }
@@ -117,6 +183,7 @@ async function post(app: App, sender: UserRow, integration: Integration, params:
   if (addressee.kind === "stream" && (await d.subscriberIds(app.db, addressee.stream.id)).length === 0) {
     await notifyBotOwner(app, sender, `Your bot \`${sender.delivery_email}\` tried to send a message to channel #**${addressee.stream.name}**. The channel exists but does not have any subscribers.`);
   }
+  return null;
 }
 
 const lastNotice = new WeakMap<App, Map<number, number>>();

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
 import { botApiKey, createBot, deactivateBot, listOwnBots, regenerateBotApiKey, updateBot } from "../actions/bots";
+import { listBotWebhookRequests } from "../actions/webhooks";
 import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import { Role } from "./users";
@@ -38,6 +39,8 @@ export const botRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
     .get("/bots", async ({ args, me }) => args.success({ bots: await listOwnBots(app, me) }), { auth: true })
+    // Parley's own: what the bot's incoming webhook last received, for the integrations page
+    .get("/bots/:bot_id/webhook_requests", async ({ args, me, params }) => args.success({ requests: await listBotWebhookRequests(app, me, pathInt(params.bot_id, "bot_id")) }), { auth: true })
     .post(
       "/bots",
       async ({ args, me }) => {

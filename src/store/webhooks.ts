@@ -48,3 +48,39 @@ export async function claimOutgoingJob(sql: Sql, job: OutgoingJobRow, retryAt: n
 export const noteOutgoingJobError = (sql: Sql, id: number, error: string) => sql.run("UPDATE outgoing_webhook_jobs SET last_error = ? WHERE id = ?", [error, id]);
 export const deleteOutgoingJob = (sql: Sql, id: number) => sql.run("DELETE FROM outgoing_webhook_jobs WHERE id = ?", [id]);
 export const listOutgoingJobs = (sql: Sql) => sql.all<OutgoingJobRow>("SELECT * FROM outgoing_webhook_jobs ORDER BY id");
+
+export interface WebhookRequestRow {
+  id: number;
+  bot_id: number;
+  integration: string;
+  received: number;
+  event: string | null;
+  status: number;
+  error: string | null;
+  payload: string;
+}
+
+/** How many of a bot's last requests are kept. */
+export const WEBHOOK_REQUESTS_KEPT = 10;
+
+/** Records a request a bot's webhook received, and forgets the ones older than the newest few. */
+export async function insertWebhookRequest(sql: Sql, r: Omit<WebhookRequestRow, "id">): Promise<void> {
+  const { lastId } = await sql.run("INSERT INTO webhook_requests (bot_id, integration, received, event, status, error, payload) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+    r.bot_id,
+    r.integration,
+    r.received,
+    r.event,
+    r.status,
+    r.error,
+    r.payload,
+  ]);
+  if (lastId % 4 !== 0) return; // pruned every few inserts: the list reads only the newest anyway
+  await sql.run("DELETE FROM webhook_requests WHERE bot_id = ? AND id < (SELECT id FROM webhook_requests WHERE bot_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", [
+    r.bot_id,
+    r.bot_id,
+    WEBHOOK_REQUESTS_KEPT - 1,
+  ]);
+}
+
+export const listWebhookRequests = (sql: Sql, botId: number) =>
+  sql.all<WebhookRequestRow>("SELECT * FROM webhook_requests WHERE bot_id = ? ORDER BY id DESC LIMIT ?", [botId, WEBHOOK_REQUESTS_KEPT]);

@@ -197,3 +197,34 @@ describe("POST /api/v1/external/slack_incoming", () => {
     expect(r).toEqual({ status: 400, json: { result: "error", msg: "Missing 'payload' argument", code: "REQUEST_VARIABLE_MISSING", var_name: "payload" } });
   });
 });
+
+describe("GET /bots/{bot_id}/webhook_requests", () => {
+  test("lists the bot's last requests, newest first, with the refusal when there was one", async () => {
+    const hook = (await s.users.hamlet.client.post("/bots", { full_name: "Recorder", short_name: "recorder", bot_type: 2 })).success();
+    await postWebhook(s, "json", { api_key: hook.api_key, stream: "ops" }, { n: 1 });
+    await postWebhook(s, "json", { api_key: hook.api_key, stream: "ops" }, "{bad");
+    await postWebhook(s, "github", { api_key: hook.api_key, stream: "ops" }, { zen: "z", repository: { name: "r" }, sender: { login: "x" } }, { headers: { "X-GitHub-Event": "check_suite" } });
+    await postWebhook(s, "json", { api_key: hook.api_key, stream: "nowhere" }, { n: 2 });
+    const { requests } = (await s.users.hamlet.client.get(`/bots/${hook.user_id}/webhook_requests`)).success();
+    expect(requests.map((r: any) => [r.integration, r.status, r.error, r.payload])).toEqual([
+      ["json", 200, "Channel 'nowhere' does not exist", '{"n":2}'],
+      ["github", 200, "Ignored: this event posts nothing", '{"zen":"z","repository":{"name":"r"},"sender":{"login":"x"}}'],
+      ["json", 400, "Malformed JSON", "{bad"],
+      ["json", 200, null, '{"n":1}'],
+    ]);
+    expect(requests[0].timestamp).toBeNumber();
+  });
+
+  test("only the last ten are kept", async () => {
+    const hook = (await s.users.hamlet.client.post("/bots", { full_name: "Busy", short_name: "busy", bot_type: 2 })).success();
+    for (let i = 0; i < 14; i++) await postWebhook(s, "json", { api_key: hook.api_key, stream: "ops" }, { i });
+    const { requests } = (await s.users.hamlet.client.get(`/bots/${hook.user_id}/webhook_requests`)).success();
+    expect(requests.map((r: any) => JSON.parse(r.payload).i)).toEqual([13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
+    expect((await s.app.db.get<{ n: number }>("SELECT count(*) AS n FROM webhook_requests WHERE bot_id = ?", [hook.user_id]))!.n).toBeLessThanOrEqual(13);
+  });
+
+  test("another member may not read a bot's requests; an administrator may", async () => {
+    (await s.users.othello.client.get(`/bots/${bot.user_id}/webhook_requests`)).error("Insufficient permission");
+    (await s.users.iago.client.get(`/bots/${bot.user_id}/webhook_requests`)).success();
+  });
+});
