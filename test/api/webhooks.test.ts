@@ -228,3 +228,23 @@ describe("GET /bots/{bot_id}/webhook_requests", () => {
     (await s.users.iago.client.get(`/bots/${bot.user_id}/webhook_requests`)).success();
   });
 });
+
+describe("every integration through its URL", () => {
+  const repo = { name: "parley", full_name: "o/parley", html_url: "https://forge.example.com/o/parley" };
+  const cases: [string, Record<string, string>, object, string, string][] = [
+    ["github", { "X-GitHub-Event": "create" }, { ref: "v1", ref_type: "tag", repository: repo, sender: { login: "ada", html_url: "https://github.com/ada" } }, "parley", "ada created tag v1."],
+    ["gitlab", { "X-GitLab-Event": "Tag Push Hook" }, { ref: "refs/tags/v1", checkout_sha: "abc", user_name: "Ada", project: { name: "parley", web_url: "https://gitlab.example.com/o/parley" } }, "parley", "Ada pushed tag v1."],
+    ["gitea", { "X-Gitea-Event": "create" }, { ref: "dev", repository: repo, sender: { login: "ada", username: "ada" } }, "parley / dev", "ada created [dev](https://forge.example.com/o/parley/src/dev) branch."],
+    ["grafana", {}, { title: "Disk", ruleName: "Disk", ruleUrl: "https://grafana.example.com/d/1", state: "ok" }, "Disk", ":squared_ok: **OK**\n\n[Disk](https://grafana.example.com/d/1)"],
+    ["alertmanager", {}, { alerts: [{ status: "firing", labels: { instance: "nas", alertname: "Down" }, generatorURL: "https://prom.example.com/g" }] }, "nas", ":alert: **FIRING** Down ([graph](https://prom.example.com/g))"],
+    ["homeassistant", {}, { message: "Door opened", topic: "house" }, "house", "Door opened"],
+    ["sentry", {}, { action: "resolved", data: { issue: { title: "Boom", lastSeen: "2026-01-05T10:00:00Z", assignedTo: null } }, actor: { name: "Ada" } }, "Boom", "Issue **Boom** was marked as resolved by **Ada**."],
+  ];
+  for (const [integration, headers, payload, topic, content] of cases) {
+    test(`${integration} posts its message into the channel`, async () => {
+      const r = await postWebhook(s, integration, { api_key: key(), stream: "ops" }, payload, { headers });
+      expect(r.json).toEqual({ result: "success", msg: "" });
+      expect(await lastMessage(s)).toMatchObject({ sender_id: bot.user_id, stream_id: streamId, topic, content });
+    });
+  }
+});
