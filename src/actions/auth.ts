@@ -1,8 +1,8 @@
 import { realmOf, type App } from "../app";
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../domain/version";
-import { realmIconUrl } from "../domain/user-format";
-import { ZulipError } from "../errors";
-import { findUserByEmail } from "../store/users";
+import { iconUrl } from "../domain/realm-images";
+import { badRequest, ZulipError } from "../errors";
+import { findUserByEmail, type UserRow } from "../store/users";
 import { checkLoginAllowed, loginFailed, loginSucceeded } from "./login-throttle";
 
 const authFailed = () => new ZulipError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
@@ -28,6 +28,22 @@ export async function fetchApiKey(app: App, username: string, password: string, 
   return { api_key: user.api_key, email: user.email, user_id: user.id };
 }
 
+/**
+ * The web app's POST /json/fetch_api_key (Zulip's json_fetch_api_key): the logged-in person's own key,
+ * after they enter their password again. A wrong password is a plain 400 (the session stays), and counts
+ * against the same login limits as the login form.
+ */
+export async function fetchOwnApiKey(app: App, me: UserRow, password: string, address: string) {
+  checkLoginAllowed(app, me.delivery_email, address);
+  const ok = me.password_hash !== null && password.length > 0 && (await Bun.password.verify(password, me.password_hash).catch(() => false));
+  if (!ok) {
+    loginFailed(app, me.delivery_email, address);
+    throw badRequest("Password is incorrect.");
+  }
+  loginSucceeded(app, me.delivery_email, address);
+  return { api_key: me.api_key, email: me.email };
+}
+
 /** An argon2id hash of a random, forgotten password (precomputed: hashing at start-up cost ~110 ms). */
 const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$j80OGTgZzDFM7ZOoTjrk5yY0Qo0vfsbSY0iOZ3lL9wU$4w8h+RLjK2HvdqJo04ReDb7ndZ/LJXvQHnl8Y7bZ+30";
 
@@ -48,7 +64,7 @@ export function serverSettings(app: App) {
     realm_url: url,
     realm_uri: url,
     realm_name: realm?.name ?? "",
-    realm_icon: realm ? realmIconUrl(realm.string_id) : "",
+    realm_icon: realm ? iconUrl(realm) : "",
     realm_description: realm?.description ?? "",
     realm_web_public_access_enabled: Boolean(realm?.settings.enable_spectator_access),
   };

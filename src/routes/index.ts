@@ -34,6 +34,7 @@ import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
 import { webhookRoutes } from "./webhooks";
+import { profileImageRoutes } from "./profile-images";
 
 /**
  * Every API area, mounted twice from this one list: under /api/v1 (API keys, what every Zulip client
@@ -45,7 +46,7 @@ export function apiRoutes(app: App) {
 
 function areas(app: App, prefix: string): AnyElysia {
   return new Elysia({ prefix })
-    .use(authRoutes(app))
+    .use(authRoutes(app, prefix))
     .use(playgroundRoutes(app))
     .use(pushRoutes(app))
     .use(presenceRoutes(app))
@@ -77,5 +78,6 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(draftRoutes(app))
     .use(savedSnippetRoutes(app))
     .use(linkifierRoutes(app))
-    .use(scheduledMessageRoutes(app));
+    .use(scheduledMessageRoutes(app))
+    .use(profileImageRoutes(app));
 }

@@ -10,6 +10,8 @@ import { onRealm, onRealmEmoji, onUserGroup, onUserSettings, onUserTopic } from 
 import { onReaction, onSubmessage } from "./reduce/reactions";
 import { onDrafts, onScheduledMessages } from "./reduce/drafts";
 import { onStream, onSubscription } from "./reduce/channels";
+import { onAlertWords, onSavedSnippets } from "./reduce/account";
+import { onChannelFolder, onDefaultStreams, onProfileFields, onRealmBot } from "./reduce/org";
 import type { State } from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -35,6 +37,12 @@ const REDUCERS: Record<string, (state: State, e: ServerEvent) => State> = {
   submessage: onSubmessage,
   drafts: onDrafts,
   scheduled_messages: onScheduledMessages,
+  alert_words: onAlertWords,
+  saved_snippets: onSavedSnippets,
+  realm_bot: onRealmBot,
+  default_streams: onDefaultStreams,
+  channel_folder: onChannelFolder,
+  custom_profile_fields: onProfileFields,
 };
 
 export function applyEvent(state: State, e: ServerEvent): State {

@@ -20,6 +20,14 @@ export const FETCH_EVENT_TYPES = [
   "realm_emoji",
   "drafts",
   "scheduled_messages",
+  // the settings screens: bots, default channels, channel folders, custom profile fields
+  "realm_bot",
+  "default_streams",
+  "channel_folders",
+  "custom_profile_fields",
+  // personal settings: alert words, saved snippets
+  "alert_words",
+  "saved_snippets",
 ];
 
 export const CLIENT_CAPABILITIES = {

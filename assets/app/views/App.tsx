@@ -4,8 +4,8 @@
  */
 import { signal } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
-import { view } from "../nav/router";
-import type { View } from "../nav/hash";
+import { settingsView, view } from "../nav/router";
+import type { PageView } from "../nav/hash";
 import { narrowKey } from "../state/narrow";
 import { dmTitle } from "../state/people";
 import { channels, counts, realm, settings, users } from "../state/store";
@@ -24,6 +24,11 @@ import { lazy } from "../lib/lazy";
 const DraftsView = lazy(() => import("./DraftsView").then((m) => m.DraftsView));
 const ScheduledView = lazy(() => import("./ScheduledView").then((m) => m.ScheduledView));
 const BrowseChannels = lazy(() => import("./BrowseChannels").then((m) => m.BrowseChannels));
+// a channel's settings and the user groups: their own rooms under settings/, each its own chunk
+const ChannelSettings = lazy(() => import("./settings/channels/ChannelSettings").then((m) => m.ChannelSettings));
+const GroupsView = lazy(() => import("./settings/groups/GroupsView").then((m) => m.GroupsView));
+// the settings overlay and each of its sections are chunks of their own
+const SettingsOverlay = lazy(() => import("./settings/SettingsOverlay").then((m) => m.SettingsOverlay));
 import { Inbox } from "./Inbox";
 import { Lightbox } from "./Lightbox";
 import { MessageView } from "./MessageView";
@@ -40,12 +45,14 @@ const systemDark = matchMedia("(prefers-color-scheme: dark)");
 const prefersDark = signal(systemDark.matches);
 systemDark.addEventListener("change", (e) => (prefersDark.value = e.matches));
 
-function viewTitle(v: View): string {
+function viewTitle(v: PageView): string {
   if (v.kind === "inbox") return "Inbox";
   if (v.kind === "recent") return "Recent conversations";
   if (v.kind === "drafts") return "Drafts";
   if (v.kind === "scheduled") return "Scheduled messages";
   if (v.kind === "channels") return "Channels";
+  if (v.kind === "channel-settings") return `#${channels.value[v.stream_id]?.name ?? "channel"} settings`;
+  if (v.kind === "groups") return "User groups";
   const n = v.narrow;
   switch (n.kind) {
     case "feed":
@@ -68,19 +75,21 @@ function viewTitle(v: View): string {
   }
 }
 
-function Main({ v }: { v: View }) {
+function Main({ v }: { v: PageView }) {
   if (v.kind === "inbox") return <Inbox />;
   if (v.kind === "recent") return <RecentView />;
   if (v.kind === "drafts") return <DraftsView />;
   if (v.kind === "scheduled") return <ScheduledView />;
   if (v.kind === "channels") return <BrowseChannels tab={v.tab} />;
+  if (v.kind === "channel-settings") return <ChannelSettings streamId={v.stream_id} section={v.section} />;
+  if (v.kind === "groups") return <GroupsView tab={v.tab} groupId={v.group_id} section={v.section ?? "general"} />;
   return <MessageView key={`${narrowKey(v.narrow)}/${v.near ?? ""}`} narrow={v.narrow} near={v.near} />;
 }
 
 /** The page's title and icon carry the view's name and the unread count. */
-function TitleAndIcon({ v }: { v: View }) {
+function TitleAndIcon({ v, inSettings }: { v: PageView; inSettings: boolean }) {
   const total = counts.value.total;
-  const title = viewTitle(v);
+  const title = inSettings ? "Settings" : viewTitle(v);
   const name = realm.value.name;
   useEffect(() => {
     showTitle(title, name, total);
@@ -93,14 +102,20 @@ function TitleAndIcon({ v }: { v: View }) {
 function Theme() {
   const scheme = settings.value.color_scheme;
   const dark = scheme === SCHEME.dark || (scheme === SCHEME.automatic && prefersDark.value);
+  const fluid = settings.value.fluid_layout_width;
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? "dark" : "light";
   }, [dark]);
+  // the message area's width follows the person's fluid_layout_width setting
+  useEffect(() => {
+    document.documentElement.toggleAttribute("data-fluid", fluid);
+  }, [fluid]);
   return null;
 }
 
 export function App({ onRetry }: { onRetry(): void }) {
   const v = view.value;
+  const open = settingsView.value;
   const [leftOpen, setLeftOpen] = useState(false);
   const [rightOpen, setRightOpen] = useState(false);
 
@@ -122,17 +137,18 @@ export function App({ onRetry }: { onRetry(): void }) {
 
   return (
     <div class={`app-shell ${leftOpen ? "left-open" : ""} ${rightOpen ? "right-open" : ""}`}>
-      <TitleAndIcon v={v} />
+      <TitleAndIcon v={v} inSettings={!!open} />
       <Theme />
-      <a class="skip-link" href="#main-pane" onClick={(e) => (e.preventDefault(), document.getElementById("main-pane")?.focus())}>
+      {/* beneath the settings overlay, the page is out of reach of the keyboard and of screen readers */}
+      <a inert={!!open} class="skip-link" href="#main-pane" onClick={(e) => (e.preventDefault(), document.getElementById("main-pane")?.focus())}>
         Skip to the messages
       </a>
-      <TopBar leftOpen={leftOpen} rightOpen={rightOpen} toggleLeft={() => (setLeftOpen(!leftOpen), setRightOpen(false))} toggleRight={() => (setRightOpen(!rightOpen), setLeftOpen(false))} />
-      <div class="banners">
+      <TopBar inert={!!open} leftOpen={leftOpen} rightOpen={rightOpen} toggleLeft={() => (setLeftOpen(!leftOpen), setRightOpen(false))} toggleRight={() => (setRightOpen(!rightOpen), setLeftOpen(false))} />
+      <div class="banners" inert={!!open}>
         <ConnectionBanner onRetry={onRetry} />
         <NotificationBanner />
       </div>
-      <div class="layout">
+      <div class="layout" inert={!!open}>
         <nav id="left-sidebar" class="left-sidebar" aria-label="Views, channels and conversations">
           <ViewsNav />
           <ChannelList key={generation.value} />
@@ -146,6 +162,7 @@ export function App({ onRetry }: { onRetry(): void }) {
         </aside>
         {(leftOpen || rightOpen) && <div class="scrim" aria-hidden="true" onClick={() => (setLeftOpen(false), setRightOpen(false))} />}
       </div>
+      {open && <SettingsOverlay v={open} />}
       <Lightbox />
       <EmojiPickerHost />
       <DialogHost />

@@ -1,0 +1,54 @@
+/**
+ * The settings overlay's sections, in the order its menu lists them, with Zulip's names in the URL
+ * (`#settings/<id>` for the personal area, `#organization/<id>` for the organization's).
+ *
+ * To add a section: write its screen as `./<area-folder>/<Screen>.tsx` exporting a component with no props
+ * (it reads the store: `state/store.ts` signals; it saves through `api/http.ts` with the controls of
+ * `./controls/`, and shows what events bring back, not the request's answer), then add an entry below
+ * with its Zulip id, its label, `visible` (from the rules of `state/permissions.ts`, the same the server
+ * applies; a hidden section's URL opens the area's first section) and `load`, a dynamic import, so its
+ * code is its own chunk fetched when the section is first opened.
+ */
+import type { ComponentType } from "preact";
+import type { SettingsArea } from "../../nav/hash";
+import type { State } from "../../state/types";
+import { creatableBotTypes, isAdmin } from "../../state/permissions";
+
+export interface Section {
+  id: string;
+  area: SettingsArea;
+  label: string;
+  visible(state: State): boolean;
+  load(): Promise<ComponentType>;
+}
+
+const always = () => true;
+/** "Your bots": for those who may create bots or own some. */
+const hasBots = (s: State) => creatableBotTypes(s).length > 0 || Object.values(s.bots ?? {}).some((b) => b.owner_id === s.me);
+
+export const SECTIONS: Section[] = [
+  // personal
+  { id: "profile", area: "personal", label: "Profile", visible: always, load: () => import("./personal/Profile").then((m) => m.Profile) },
+  { id: "account-and-privacy", area: "personal", label: "Account & privacy", visible: always, load: () => import("./personal/Account").then((m) => m.Account) },
+  { id: "preferences", area: "personal", label: "Preferences", visible: always, load: () => import("./personal/Preferences").then((m) => m.Preferences) },
+  { id: "notifications", area: "personal", label: "Notifications", visible: always, load: () => import("./personal/Notifications").then((m) => m.Notifications) },
+  { id: "status", area: "personal", label: "Status", visible: always, load: () => import("./personal/Status").then((m) => m.Status) },
+  { id: "muted-users", area: "personal", label: "Muted users", visible: always, load: () => import("./personal/MutedUsers").then((m) => m.MutedUsers) },
+  { id: "topics", area: "personal", label: "Topics", visible: always, load: () => import("./personal/Topics").then((m) => m.Topics) },
+  { id: "alert-words", area: "personal", label: "Alert words", visible: always, load: () => import("./personal/AlertWords").then((m) => m.AlertWords) },
+  { id: "saved-snippets", area: "personal", label: "Saved snippets", visible: always, load: () => import("./personal/SavedSnippets").then((m) => m.SavedSnippets) },
+  { id: "your-bots", area: "personal", label: "Bots", visible: hasBots, load: () => import("./bots/Bots").then((m) => m.YourBots) },
+  // organization (the administration screens add theirs here)
+  { id: "user-list-admin", area: "organization", label: "Users", visible: always, load: () => import("./people/Users").then((m) => m.Users) },
+  { id: "deactivated-users-admin", area: "organization", label: "Deactivated users", visible: isAdmin, load: () => import("./people/Users").then((m) => m.DeactivatedUsers) },
+  { id: "bot-list-admin", area: "organization", label: "Bots", visible: isAdmin, load: () => import("./bots/Bots").then((m) => m.AllBots) },
+];
+
+/** The sections of an area the person may open. */
+export const sectionsOf = (state: State, area: SettingsArea) => SECTIONS.filter((s) => s.area === area && s.visible(state));
+
+/** The section a URL names, or the area's first when it names none the person may open. */
+export function sectionFor(state: State, area: SettingsArea, id: string): Section | undefined {
+  const shown = sectionsOf(state, area);
+  return shown.find((s) => s.id === id) ?? shown[0];
+}
