@@ -41,7 +41,10 @@ export async function receiveWebhook(app: App, sender: UserRow, input: IncomingW
       messages = integration.handle({ payload: new Wild(payload), headers: input.headers, params: input.params });
     } catch (e) {
       if (e instanceof MissingEventHeader) await notifyBotOwner(app, sender, MISSING_HEADER_MESSAGE(sender.full_name, `/api/v1/external/${integration.name}`, e.header, e.integrationName));
-      throw e;
+      if (e instanceof ZulipError) throw e;
+      // a payload of a shape no reader foresaw (a URL that is not one, a number where text was): the tool's mistake, not a 500
+      app.log.warn("webhook payload not understood", { integration: integration.name, error: (e as Error)?.message ?? String(e) });
+      throw badRequest("Malformed payload");
     }
     const only = eventPatterns(input.params, "only_events");
     const exclude = eventPatterns(input.params, "exclude_events");
