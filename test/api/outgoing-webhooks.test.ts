@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { startServer, type TestServer } from "../helpers/server";
 import { setRealmSettings } from "../helpers/people";
 import { deliverOutgoingWebhooks } from "../../src/actions/outgoing-webhooks";
-import { listOutgoingJobs } from "../../src/store/webhooks";
+import { claimOutgoingJob, listOutgoingJobs } from "../../src/store/webhooks";
+import { closeApp, openApp } from "../../src/app";
 
 /** A bot's server on loopback: records each request and answers as the test says. */
 let received: { path: string; contentType: string; body: string }[] = [];
@@ -190,5 +191,28 @@ describe("when an outgoing-webhook bot is mentioned or written to", () => {
     const form = Object.fromEntries(new URLSearchParams(received[0]!.body));
     expect(form).toMatchObject({ token: slackToken, team_domain: "parley.test", channel_name: "ops", user_id: `U${s.users.othello.id}`, user_name: "Othello, the Moor of Venice", text: "@**Slacky** weather", trigger_word: "mention", service_id: String(slack.user_id) });
     expect((await messagesAfter(id))[0]).toMatchObject({ sender_id: slack.user_id, content: "from slack" });
+  });
+});
+
+describe("across a restart", () => {
+  test("a row being sent when the server stopped is sent once after it starts again, not twice and not never", async () => {
+    const id = await mention("@**Pinger** still there?", "restart");
+    const [job] = await listOutgoingJobs(s.app.db);
+    // the server took the row for a POST and stopped before finishing it
+    expect(await s.app.db.tx((sql) => claimOutgoingJob(sql, job!, s.clock.now() / 1000 + 12))).toBe(true);
+    const restarted = await openApp(s.app.config, { quiet: true, clock: s.clock });
+    try {
+      await deliverOutgoingWebhooks(restarted); // at once: the row is not due yet
+      expect(received).toEqual([]);
+      s.clock.advance(13_000);
+      await Promise.all([deliverOutgoingWebhooks(restarted), deliverOutgoingWebhooks(restarted)]);
+      await deliverOutgoingWebhooks(restarted);
+      expect(received).toHaveLength(1);
+      expect(JSON.parse(received[0]!.body).message.id).toBe(id);
+      expect(await listOutgoingJobs(restarted.db)).toEqual([]);
+      expect((await messagesAfter(id)).map((m) => m.content)).toEqual(["pong"]);
+    } finally {
+      await closeApp(restarted);
+    }
   });
 });
