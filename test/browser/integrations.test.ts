@@ -40,4 +40,25 @@ describe("the Integrations section", () => {
     expect(await list.locator("li").nth(1).textContent()).toContain("posted");
     expect(errors).toEqual([]);
   }, 30_000);
+
+  test("an outgoing-webhook bot is created in Bots with its endpoint and format", async () => {
+    const { page, errors } = await suite.open();
+    await suite.logIn(page, "hamlet", "/#settings/your-bots");
+    const panel = page.getByRole("dialog", { name: "Settings" });
+    await panel.getByLabel("Bot type").selectOption("3");
+    await panel.getByLabel("Name", { exact: true }).fill("Deploy helper");
+    await panel.getByLabel(/^Bot email/).fill("deployer");
+    await panel.getByRole("button", { name: "Create bot" }).click();
+    await panel.getByText("An outgoing webhook needs the URL of its server.").waitFor();
+    await panel.getByLabel(/^Endpoint URL/).fill("https://bots.example.com/deploy");
+    await panel.getByLabel("Outgoing webhook message format").selectOption("2");
+    await panel.getByRole("button", { name: "Create bot" }).click();
+    await panel.getByText("Deploy helper was created.").waitFor();
+    const stored = await suite.s.app.db.get<{ bot_type: number; base_url: string; interface: number }>(
+      "SELECT u.bot_type, s.base_url, s.interface FROM users u JOIN bot_services s ON s.bot_id = u.id WHERE u.full_name = 'Deploy helper'",
+    );
+    expect(stored).toEqual({ bot_type: 3, base_url: "https://bots.example.com/deploy", interface: 2 });
+    await panel.getByRole("list", { name: "Your bots" }).getByText("Deploy helper").waitFor();
+    expect(errors).toEqual([]);
+  }, 30_000);
 });
