@@ -4,7 +4,7 @@ import { avatarUrl, botDict } from "../domain/user-format";
 import { fullNameProblem } from "../domain/validate";
 import { adminRequired, badRequest, ownerRequired } from "../errors";
 import { generateApiKey } from "../lib/random";
-import { insertBotService } from "../store/webhooks";
+import { findBotService, insertBotService, updateBotServiceRow } from "../store/webhooks";
 import {
   findActiveUserByFullName,
   findStreamForUser,
@@ -144,11 +144,15 @@ export interface BotUpdate {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** outgoing-webhook bots: a new endpoint or format */
+  servicePayloadUrl?: string;
+  serviceInterface?: number;
 }
 
 /** PATCH /bots/{bot_id}: by the owner or an administrator. */
 export async function updateBot(app: App, actor: UserRow, botId: number, input: BotUpdate) {
   let bot = await accessBotById(app, actor, botId);
+  if (input.servicePayloadUrl !== undefined || input.serviceInterface !== undefined) await updateBotService(app, bot, input);
   if (input.fullName !== undefined) await changeFullName(app, bot, input.fullName);
   if (input.role !== undefined && input.role !== bot.role) {
     if ((input.role === ROLE.owner || bot.role === ROLE.owner) && !isOwner(actor.role)) throw ownerRequired();
@@ -190,6 +194,17 @@ export async function updateBot(app: App, actor: UserRow, botId: number, input: 
     default_all_public_streams: Boolean(bot.default_all_public_streams),
     ...(owner ? { bot_owner: owner.email } : {}),
   };
+}
+
+/** Zulip's do_update_outgoing_webhook_service: the endpoint and format of an outgoing-webhook bot. */
+async function updateBotService(app: App, bot: UserRow, input: BotUpdate) {
+  const service = await findBotService(app.db, bot.id);
+  if (!service) throw badRequest("This bot has no outgoing webhook service");
+  const baseUrl = input.servicePayloadUrl !== undefined ? checkPayloadUrl(input.servicePayloadUrl) : service.base_url;
+  const iface = input.serviceInterface ?? service.interface;
+  if (!INTERFACE_TYPES.includes(iface)) throw badRequest("Invalid interface type");
+  await app.db.tx((sql) => updateBotServiceRow(sql, bot.id, baseUrl, iface));
+  publishBotUpdate(app, await botAdministrators(app, bot), { user_id: bot.id, services: [{ base_url: baseUrl, interface: iface, token: service.token }] });
 }
 
 const publishBotUpdate = (app: App, audience: number[], bot: Record<string, unknown>) => app.events.publish({ type: "realm_bot", op: "update", bot }, audience);

@@ -17,6 +17,8 @@ const BotCreateArgs = t.Object({
   interface_type: t.Optional(t.Integer()),
 });
 const BotUpdateArgs = t.Object({
+  service_payload_url: t.Optional(t.String()),
+  service_interface: t.Optional(t.Integer()),
   full_name: t.Optional(t.String()),
   role: t.Optional(Role),
   bot_owner_id: t.Optional(t.Integer()),
@@ -67,6 +69,8 @@ export const botRoutes = (app: App) =>
           fullName: p.full_name,
           role: p.role,
           botOwnerId: p.bot_owner_id,
+          servicePayloadUrl: p.service_payload_url === undefined ? undefined : jsonString(p.service_payload_url),
+          serviceInterface: p.service_interface,
           defaultSendingStream: p.default_sending_stream,
           defaultEventsRegisterStream: p.default_events_register_stream,
           defaultAllPublicStreams: p.default_all_public_streams,

@@ -9,6 +9,8 @@ export interface BotServiceRow {
 
 export const insertBotService = (sql: Sql, s: BotServiceRow) =>
   sql.run("INSERT INTO bot_services (bot_id, base_url, interface, token) VALUES (?, ?, ?, ?)", [s.bot_id, s.base_url, s.interface, s.token]);
+export const updateBotServiceRow = (sql: Sql, botId: number, baseUrl: string, iface: number) =>
+  sql.run("UPDATE bot_services SET base_url = ?, interface = ? WHERE bot_id = ?", [baseUrl, iface, botId]);
 export const findBotService = (sql: Sql, botId: number) => sql.get<BotServiceRow>("SELECT * FROM bot_services WHERE bot_id = ?", [botId]);
 export const listBotServices = (sql: Sql, botIds: number[]) =>
   botIds.length ? sql.all<BotServiceRow>(`SELECT * FROM bot_services WHERE bot_id IN (${botIds.map(() => "?").join(",")})`, botIds) : Promise.resolve([]);

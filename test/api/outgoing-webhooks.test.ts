@@ -78,6 +78,22 @@ describe("creating an outgoing-webhook bot", () => {
   });
 });
 
+describe("changing an outgoing-webhook bot", () => {
+  test("PATCH /bots/{id} changes its endpoint and format, keeps its token, and tells the owner's clients", async () => {
+    const made = (await s.users.hamlet.client.post("/bots", { full_name: "Mover", short_name: "mover", bot_type: 3, payload_url: JSON.stringify("https://a.example.com/") })).success();
+    const before = (await s.app.db.get<any>("SELECT * FROM bot_services WHERE bot_id = ?", [made.user_id]))!;
+    const events = await s.captureEvents(async () => {
+      (await s.users.hamlet.client.patch(`/bots/${made.user_id}`, { service_payload_url: JSON.stringify("https://b.example.com/hook"), service_interface: 2 })).success();
+    });
+    const after = (await s.app.db.get<any>("SELECT * FROM bot_services WHERE bot_id = ?", [made.user_id]))!;
+    expect(after).toEqual({ ...before, base_url: "https://b.example.com/hook", interface: 2 });
+    expect(events.of("hamlet")).toContainEqual({ type: "realm_bot", op: "update", bot: { user_id: made.user_id, services: [{ base_url: "https://b.example.com/hook", interface: 2, token: before.token }] } });
+    (await s.users.hamlet.client.patch(`/bots/${made.user_id}`, { service_payload_url: JSON.stringify("nope") })).error("payload_url is not a URL");
+    (await s.users.othello.client.patch(`/bots/${made.user_id}`, { service_interface: 1 })).error("Insufficient permission");
+    expect((await s.app.db.get<any>("SELECT interface FROM bot_services WHERE bot_id = ?", [made.user_id]))!.interface).toBe(2);
+  });
+});
+
 describe("when an outgoing-webhook bot is mentioned or written to", () => {
   test("a mention writes a durable row; the loop POSTs Zulip's payload and posts the answer as the bot's reply in the topic", async () => {
     const id = await mention();
