@@ -75,6 +75,15 @@ export const ConfigSchema = t.Object(
       port: t.Integer({ minimum: 0, maximum: 65535, default: 0 }),
       token: t.String({ default: "" }),
     }),
+    // incoming webhooks (/api/v1/external/<integration>) and outgoing-webhook bots
+    webhooks: section({
+      // the largest payload a tool may post (real ones stay far below; Zulip allows 25 MiB behind nginx)
+      max_payload_kib: t.Integer({ minimum: 1, maximum: 5120, default: 5120 }),
+      // outgoing webhooks to loopback, private and link-local addresses (tests and self-hosted bots on the LAN)
+      allow_private_outgoing: t.Boolean({ default: false }),
+      // how long an outgoing webhook's server may take to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS)
+      outgoing_timeout_seconds: t.Number({ exclusiveMinimum: 0, maximum: 60, default: 10 }),
+    }),
     email: section({
       smtp_url: t.String({ default: "" }),
       from: t.String({ default: "Parley <noreply@parley.localhost>" }),

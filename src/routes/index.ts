@@ -33,6 +33,7 @@ import { draftRoutes } from "./drafts";
 import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
+import { webhookRoutes } from "./webhooks";
 import { profileImageRoutes } from "./profile-images";
 import { webPushRoutes } from "./web-push";
 
@@ -41,7 +42,7 @@ import { webPushRoutes } from "./web-push";
  * calls) and under /json (the web app's session cookie with its CSRF token, as Zulip's own web app calls).
  */
 export function apiRoutes(app: App) {
-  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json"));
+  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json")).use(webhookRoutes(app));
 }
 
 function areas(app: App, prefix: string): AnyElysia {

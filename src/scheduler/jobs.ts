@@ -11,6 +11,7 @@ import { syncFullMembers } from "../actions/user-updates";
 import { raiseUnreadFloorsWhenQuiet } from "../actions/messages/unread-floors";
 import { backUpWhenDue } from "../actions/backups";
 import { deliverDueWebPushes } from "../notify/webpush/deliver";
+import { deliverOutgoingWebhooks } from "../actions/outgoing-webhooks";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -25,6 +26,8 @@ export function defaultJobs(): Job[] {
     job("deliver-scheduled-messages", 500, deliverDueScheduledMessages),
     // the Web Push outbox (src/notify/webpush/deliver.ts): due pushes, retries with back-off
     job("deliver-web-pushes", SECOND, deliverDueWebPushes),
+    // messages to outgoing-webhook bots, POSTed off the send path (bounded retries with back-off)
+    job("deliver-outgoing-webhooks", SECOND, deliverOutgoingWebhooks),
     // unread floors follow each user's newest rows once sends are quiet (actions/messages/unread-floors.ts)
     job("raise-unread-floors", SECOND, raiseUnreadFloorsWhenQuiet),
     // idle event queues (Zulip runs this every minute)

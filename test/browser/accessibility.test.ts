@@ -218,7 +218,7 @@ describe("the web app's accessibility", () => {
     (await hamlet.post("/users/me/alert_words", { alert_words: JSON.stringify(["Yorick"]) })).success();
     (await hamlet.post("/saved_snippets", { title: "Greeting", content: "Good morrow." })).success();
     (await hamlet.post("/user_topics", { stream_id: general, topic: "plans", visibility_policy: 3 })).success();
-    const sections = ["profile", "account-and-privacy", "preferences", "notifications", "status", "muted-users", "topics", "alert-words", "saved-snippets"];
+    const sections = ["profile", "account-and-privacy", "preferences", "notifications", "status", "muted-users", "topics", "alert-words", "saved-snippets", "integrations"];
     for (const dark of [false, true]) {
       const page = await open({ dark });
       await logIn(page, "/#settings/profile");

@@ -62,8 +62,14 @@ export const deactivateGroup = (groupId: number) => api("POST", `/user_groups/${
 
 // Bots
 
-export const createBot = (fullName: string, shortName: string, botType: number) =>
-  api<{ user_id: number; api_key: string }>("POST", "/bots", { full_name: fullName, short_name: shortName, bot_type: botType });
+export const createBot = (fullName: string, shortName: string, botType: number, outgoing?: { payloadUrl: string; interfaceType: number }) =>
+  api<{ user_id: number; api_key: string }>("POST", "/bots", {
+    full_name: fullName,
+    short_name: shortName,
+    bot_type: botType,
+    // Zulip's clients send the URL JSON-encoded
+    ...(outgoing ? { payload_url: JSON.stringify(outgoing.payloadUrl), interface_type: outgoing.interfaceType } : {}),
+  });
 /** A bot's avatar: one image, through PATCH /bots/{id} as Zulip takes it. */
 export function setBotAvatar(botId: number, image: File) {
   const form = new FormData();

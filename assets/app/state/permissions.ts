@@ -270,16 +270,16 @@ export function canReactivateUser(state: State, targetId: number): boolean {
   return isAdmin(state);
 }
 
-/** 1 generic, 2 incoming webhook: the kinds of bot the app creates. */
-export type BotType = 1 | 2;
+/** 1 generic, 2 incoming webhook, 3 outgoing webhook: the kinds of bot the app creates. */
+export type BotType = 1 | 2 | 3;
 
 /** The kinds of bot the person may create: administrators any; can_create_bots_group any; the write-only group webhooks only. */
 export function creatableBotTypes(state: State): BotType[] {
   const me = state.users[state.me];
   if (!me || me.is_bot) return [];
-  if (isAdmin(state)) return [1, 2];
+  if (isAdmin(state)) return [1, 2, 3];
   if (isGuest(state)) return [];
-  if (holds(state, state.realm.can_create_bots_group)) return [1, 2];
+  if (holds(state, state.realm.can_create_bots_group)) return [1, 2, 3];
   if (holds(state, state.realm.can_create_write_only_bots_group)) return [2];
   return [];
 }

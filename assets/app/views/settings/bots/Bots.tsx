@@ -1,5 +1,5 @@
 /**
- * Bots (Zulip's "Your bots" and the administrators' "Bots"): create generic and incoming-webhook bots where
+ * Bots (Zulip's "Your bots" and the administrators' "Bots"): create generic, incoming- and outgoing-webhook bots where
  * the organization allows it, and for each bot its API key (regenerate), a zuliprc built here in the
  * browser, and deactivate / reactivate. The lists follow the store (realm_bot events).
  */
@@ -20,22 +20,26 @@ function CreateBot() {
   const [type, setType] = useState<BotType>(types[0] ?? 1);
   const [name, setName] = useState("");
   const [prefix, setPrefix] = useState("");
+  const [payloadUrl, setPayloadUrl] = useState("");
+  const [iface, setIface] = useState(1);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<string | null>(null);
   const [avatar, setAvatar] = useState<File | null>(null);
-  const ids = { type: useId("bot-type"), name: useId("bot-name"), prefix: useId("bot-prefix"), avatar: useId("bot-avatar") };
+  const ids = { type: useId("bot-type"), name: useId("bot-name"), prefix: useId("bot-prefix"), avatar: useId("bot-avatar"), url: useId("bot-url"), iface: useId("bot-interface") };
   if (!types.length) return <p class="setting-hint">Your organization does not let you create bots.</p>;
   const submit = (e: Event) => {
     e.preventDefault();
     if (!name.trim() || !prefix.trim()) return setError("A bot needs a name and an email prefix.");
+    if (type === 3 && !payloadUrl.trim()) return setError("An outgoing webhook needs the URL of its server.");
     setBusy(true);
     setError(null);
-    createBot(name.trim(), prefix.trim(), type)
+    createBot(name.trim(), prefix.trim(), type, type === 3 ? { payloadUrl: payloadUrl.trim(), interfaceType: iface } : undefined)
       .then(async (bot) => {
         setMade(name.trim());
         setName("");
         setPrefix("");
+        setPayloadUrl("");
         // the bot exists either way; a refused image is said, and the bot keeps its default avatar
         if (avatar) await setBotAvatar(bot.user_id, avatar).catch((err) => Promise.reject(new Error(`The bot was created, but its avatar was not: ${describeError(err)}`)));
         setAvatar(null);
@@ -62,6 +66,17 @@ function CreateBot() {
       <input id={ids.prefix} name="bot-short-name" value={prefix} maxLength={40} onInput={(e) => setPrefix(e.currentTarget.value)} />
       <label for={ids.avatar}>Avatar (optional)</label>
       <input id={ids.avatar} key={made ?? ""} type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={(e) => setAvatar(e.currentTarget.files?.[0] ?? null)} />
+      {type === 3 && (
+        <>
+          <label for={ids.url}>Endpoint URL (messages that mention the bot or are sent to it are POSTed there)</label>
+          <input id={ids.url} name="bot-payload-url" type="url" value={payloadUrl} onInput={(e) => setPayloadUrl(e.currentTarget.value)} />
+          <label for={ids.iface}>Outgoing webhook message format</label>
+          <select id={ids.iface} value={String(iface)} onChange={(e) => setIface(Number(e.currentTarget.value))}>
+            <option value="1">Zulip</option>
+            <option value="2">Slack compatible</option>
+          </select>
+        </>
+      )}
       <div class="setting-row">
         <button type="submit" class="button primary" disabled={busy}>
           {busy ? "Creating…" : "Create bot"}
