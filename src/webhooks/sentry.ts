@@ -84,10 +84,9 @@ export const sentry: Integration = {
       else if (data.has("issue")) m = issueMessage(p.at("action").str(), data.at("issue"), p.at("actor"));
       else throw new UnsupportedEvent(NAME, `[${data.keys().map((k) => `'${k}'`).join(", ")}]`);
     } else {
-      const project = p.get("project_name").value;
       m = {
-        topic: project === undefined || project === null ? "None" : String(project),
-        body: `New [issue](${p.get("url").value ?? "None"}) (level: ${p.at("level").str().toUpperCase()}):\n\n\`\`\` quote\n${p.get("message").value ?? "None"}\n\`\`\``,
+        topic: p.get("project_name").py(),
+        body: `New [issue](${p.get("url").py()}) (level: ${p.at("level").str().toUpperCase()}):\n\n\`\`\` quote\n${p.get("message").py()}\n\`\`\``,
       };
     }
     return [m];

@@ -46,6 +46,15 @@ export class Wild {
     return this.value;
   }
 
+  /** Python's str() of the value, whatever its type ("None" when absent): for text that shows any value. */
+  py(): string {
+    const v = this.value;
+    if (typeof v === "string") return v;
+    if (v === null || v === undefined) return "None";
+    if (typeof v === "boolean") return v ? "True" : "False";
+    return typeof v === "number" ? String(v) : JSON.stringify(v);
+  }
+
   strOrNull(): string | null {
     return this.value === null || this.value === undefined ? null : this.str();
   }
