@@ -33,14 +33,16 @@ import { draftRoutes } from "./drafts";
 import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
+import { webhookRoutes } from "./webhooks";
 import { profileImageRoutes } from "./profile-images";
+import { webPushRoutes } from "./web-push";
 
 /**
  * Every API area, mounted twice from this one list: under /api/v1 (API keys, what every Zulip client
  * calls) and under /json (the web app's session cookie with its CSRF token, as Zulip's own web app calls).
  */
 export function apiRoutes(app: App) {
-  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json"));
+  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json")).use(webhookRoutes(app));
 }
 
 function areas(app: App, prefix: string): AnyElysia {
@@ -78,5 +80,6 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(savedSnippetRoutes(app))
     .use(linkifierRoutes(app))
     .use(scheduledMessageRoutes(app))
-    .use(profileImageRoutes(app));
+    .use(profileImageRoutes(app))
+    .use(webPushRoutes(app));
 }

@@ -1,21 +1,41 @@
 /** The API calls the views make, named for what they do. Their results reach the state as events. */
 import { apiNarrow, type Narrow } from "../state/narrow";
-import type { MessagesAnswer } from "../state/fetched";
+import { fetchEarly, takeEarly, type EarlyAnswer } from "./first-messages";
 import { api } from "./http";
 
 export type Anchor = number | "newest" | "oldest" | "first_unread";
 
-export function fetchMessages(narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number, includeAnchor = true): Promise<MessagesAnswer> {
-  return api("GET", "/messages", {
-    narrow: apiNarrow(narrow),
-    anchor,
-    num_before: numBefore,
-    num_after: numAfter,
-    include_anchor: includeAnchor,
-    apply_markdown: true,
-    client_gravatar: false,
-    allow_empty_topic_name: true,
-  });
+const messagesParams = (narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number, includeAnchor: boolean) => ({
+  narrow: apiNarrow(narrow),
+  anchor,
+  num_before: numBefore,
+  num_after: numAfter,
+  include_anchor: includeAnchor,
+  apply_markdown: true,
+  client_gravatar: false,
+  allow_empty_topic_name: true,
+});
+
+/** GET /messages; the first call of the page may take the answer asked for at start-up (first-messages.ts). */
+export function fetchMessages(narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number, includeAnchor = true): Promise<EarlyAnswer> {
+  const params = messagesParams(narrow, anchor, numBefore, numAfter, includeAnchor);
+  return takeEarly(params) ?? api("GET", "/messages", params);
+}
+
+/**
+ * What a message view asks for when it opens (MessageView, and boot.tsx ahead of it): 50 messages either
+ * side of the first unread one, of a linked one (`near`), or for a search of its newest results.
+ */
+export const openingFetch = (narrow: Narrow, near?: number) => [narrow, near ?? (narrow.kind === "search" ? "newest" : "first_unread"), 50, 50] as const;
+
+/** What Recent conversations asks for: the newest 400 messages of all. */
+export const RECENT_NARROW: Narrow = { kind: "all" };
+export const recentFetch = () => [RECENT_NARROW, "newest", 400, 0] as const;
+
+/** Asks for a view's first messages while /register is still under way (boot.tsx). */
+export function fetchMessagesEarly(narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number): void {
+  const params = messagesParams(narrow, anchor, numBefore, numAfter, true);
+  fetchEarly(params, () => api("GET", "/messages", params));
 }
 
 export const fetchTopics = (streamId: number) =>
@@ -163,7 +183,7 @@ export interface NewInviteLink {
 export const createInviteLink = (p: NewInviteLink) =>
   api<{ invite_link: string }>("POST", "/invites/multiuse", { ...p, stream_ids: [] }).then((r) => r.invite_link);
 
-/** A reusable link as GET /invites lists it (seconds since the epoch; expiry_date null: never). */
+/** An invitation as GET /invites lists it (seconds since the epoch; expiry_date null: never): a link or an email. */
 export interface InviteLink {
   id: number;
   invited_by_user_id: number;
@@ -171,12 +191,27 @@ export interface InviteLink {
   expiry_date: number | null;
   invited_as: number;
   is_multiuse: boolean;
+  /** a reusable link's */
   link_url?: string;
+  /** an email invitation's */
+  email?: string;
+  notify_referrer_on_join?: boolean;
 }
-/** The links the person may see: an administrator everyone's, anyone else their own (emailed invitations are left out). */
-export const fetchInviteLinks = () =>
-  api<{ invites: InviteLink[] }>("GET", "/invites").then((r) => r.invites.filter((i): i is InviteLink & { link_url: string } => i.is_multiuse && !!i.link_url));
-export const revokeInviteLink = (id: number) => api("DELETE", `/invites/multiuse/${id}`);
+/** The invitations the person may see, links and emails: an administrator everyone's, anyone else their own. */
+export const fetchInvites = () => api<{ invites: InviteLink[] }>("GET", "/invites").then((r) => r.invites);
+/** Revokes a link or an email invitation (two routes: their ids are counted apart in Zulip). */
+export const revokeInvite = (i: Pick<InviteLink, "id" | "is_multiuse">) => api("DELETE", i.is_multiuse ? `/invites/multiuse/${i.id}` : `/invites/${i.id}`);
+/** Sends an email invitation again (the same link). */
+export const resendInvite = (id: number) => api("POST", `/invites/${id}/resend`);
+
+export interface NewEmailInvites extends NewInviteLink {
+  /** addresses separated by commas or newlines */
+  invitee_emails: string;
+  stream_ids: number[];
+  notify_referrer_on_join: boolean;
+}
+/** Invites people by email (Zulip's POST /invites); INVITATION_FAILED errors carry the per-address reasons. */
+export const sendEmailInvites = (p: NewEmailInvites) => api("POST", "/invites", { ...p });
 
 // Channels: creating one, joining and leaving (the sidebar follows the subscription and stream events).
 

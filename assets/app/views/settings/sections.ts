@@ -26,6 +26,9 @@ const always = () => true;
 /** "Your bots": for those who may create bots or own some. */
 const hasBots = (s: State) => creatableBotTypes(s).length > 0 || Object.values(s.bots ?? {}).some((b) => b.owner_id === s.me);
 
+/** Integrations: for those who may create incoming-webhook bots or own one. */
+const hasWebhookBots = (s: State) => creatableBotTypes(s).includes(2) || Object.values(s.bots ?? {}).some((b) => b.owner_id === s.me && b.bot_type === 2);
+
 export const SECTIONS: Section[] = [
   // personal
   { id: "profile", area: "personal", label: "Profile", visible: always, load: () => import("./personal/Profile").then((m) => m.Profile) },
@@ -38,6 +41,7 @@ export const SECTIONS: Section[] = [
   { id: "alert-words", area: "personal", label: "Alert words", visible: always, load: () => import("./personal/AlertWords").then((m) => m.AlertWords) },
   { id: "saved-snippets", area: "personal", label: "Saved snippets", visible: always, load: () => import("./personal/SavedSnippets").then((m) => m.SavedSnippets) },
   { id: "your-bots", area: "personal", label: "Bots", visible: hasBots, load: () => import("./bots/Bots").then((m) => m.YourBots) },
+  { id: "integrations", area: "personal", label: "Integrations", visible: hasWebhookBots, load: () => import("./integrations/Integrations").then((m) => m.Integrations) },
   // organization (the administration screens add theirs here)
   { id: "user-list-admin", area: "organization", label: "Users", visible: always, load: () => import("./people/Users").then((m) => m.Users) },
   { id: "deactivated-users-admin", area: "organization", label: "Deactivated users", visible: isAdmin, load: () => import("./people/Users").then((m) => m.DeactivatedUsers) },
