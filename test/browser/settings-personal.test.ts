@@ -43,6 +43,8 @@ describe("the settings overlay", () => {
     await page.keyboard.press("Escape");
     await overlay(page).waitFor({ state: "detached" });
     expect(new URL(page.url()).hash).toBe("#recent");
+    // the keyboard goes on from the page beneath, not from nowhere
+    await eventually(() => page.evaluate(() => document.activeElement !== document.body && !!document.activeElement?.closest(".app-shell")), true);
     // a link to a section opens it directly (a reload, a shared link)
     await page.goto(`${suite.base}/#settings/profile`);
     await overlay(page).getByLabel("Name", { exact: true }).waitFor();
