@@ -182,6 +182,7 @@ export class ImportWriter {
       return out;
     });
     await reloadGroups(this.app);
+    this.dir = null; // the renderer's directory reloads with the new people
     this.totals.people += people.length;
     return ids;
   }
