@@ -20,6 +20,7 @@ import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
 import { openDb, type Db } from "./store/db";
 import { importSlack } from "./import/slack/import";
 import { ImportError } from "./import/common/problems";
+import { createLoginLinksForEveryone, LOGIN_LINK_SECONDS } from "./actions/login-links";
 
 const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
 
@@ -38,7 +39,7 @@ Usage:
                      restores an archive into an empty or new data dir, after checking every checksum
   parley copy-db     [--config FILE] [--data-dir DIR] --to URL [--auth-token TOKEN]
                      copies the embedded database into an empty libSQL database (libsql://, http://, file:)
-  parley import slack EXPORT.zip [--config FILE] [--data-dir DIR] [--token TOKEN] [--org-name NAME]
+  parley import slack EXPORT.zip [--config FILE] [--data-dir DIR] [--token TOKEN] [--org-name NAME] [--print-login-links]
                      a Slack export (its "Export data" zip) into a new organization in an empty or new data
                      dir; with --token (a Slack token) its files are downloaded too
   parley --help | --version
@@ -65,7 +66,7 @@ const COMMANDS = {
   backup: { ...COMMON, to: { type: "string" } },
   restore: { ...COMMON },
   "copy-db": { ...COMMON, to: { type: "string" }, "auth-token": { type: "string" } },
-  import: { ...COMMON, token: { type: "string" }, "org-name": { type: "string" } },
+  import: { ...COMMON, token: { type: "string" }, "org-name": { type: "string" }, "print-login-links": { type: "boolean" } },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -268,6 +269,11 @@ async function importCommand(config: Parameters<typeof openApp>[0], positionals:
     const result = await importSlack(config, { zip: file, token: values.token, orgName: values["org-name"] });
     for (const line of result.summary) console.log(line);
     console.log(`The organization is in ${result.dataDir}; the owner's API key is in ${join(result.dataDir, "zuliprc")}.`);
+    if (values["print-login-links"]) {
+      const links = await withApp(config, (app) => createLoginLinksForEveryone(app));
+      console.log(`One-time login links (each signs its person in once, within ${LOGIN_LINK_SECONDS / 86400} days):`);
+      for (const l of links) console.log(`  ${l.email}  ${l.url}`);
+    }
     return 0;
   } catch (e) {
     if (e instanceof ImportError) {
