@@ -12,13 +12,14 @@ import { closeApp, openApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
 import { seedMessages, seedUsers, setPassword } from "./seed";
 import { webScenario } from "./web";
+import { importScenario } from "./import";
 
 const ROOT = join(import.meta.dir, "../..");
 const quick = process.argv.includes("--quick");
 // --exe measures build/parley, --exe=PATH another executable (to compare two builds)
 const exeArg = process.argv.find((a) => a === "--exe" || a.startsWith("--exe="));
 const useExe = exeArg !== undefined;
-// --only=send,register runs just those scenarios (names: baselines send webhook event held fetch search register presence web)
+// --only=send,register runs just those scenarios (names: baselines send webhook event held fetch search register presence web import)
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const wants = (name: string) => !only || only.includes(name);
 const SECONDS = quick ? 2000 : 5000;
@@ -147,6 +148,11 @@ async function main() {
   const metricsToml = withMetrics ? '[metrics]\nenabled = true\ntoken = "bench"\n' : "";
   writeFileSync(join(dir, "bench.toml"), "[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n" + metricsToml);
   log(`data dir ${dir}`);
+  if (wants("import")) {
+    results.import = await importScenario(quick ? 20_000 : 100_000);
+    log(`import: ${JSON.stringify(results.import)}`);
+    if (only?.every((n) => n === "import")) return;
+  }
   if (wants("baselines")) {
     results.baseline_hello = await baseline("hello");
     log(`baseline hello: ${results.baseline_hello.per_second} req/s`);
@@ -362,6 +368,7 @@ function table() {
     ["web: the settings overlay's code (loaded on demand, not in the first load), gzipped", `${r.web?.settings?.chunk_gz_kib} KiB`, "apart from the 150 KB", `${r.web?.settings?.chunk_files?.length} files`, ""],
     ["web: opening the settings overlay (#settings/profile → its section painted)", `${r.web?.settings?.open_cold_ms} ms first (code fetched), p50 ${r.web?.settings?.open_warm_p50_ms} ms after`, "≤ 300 ms", `the other personal sections' first opens: at most ${r.web?.settings?.other_sections_first_open_max_ms} ms`, ""],
     ["web: a settings change confirmed on screen after the server answered", `p50 ${r.web?.settings?.change_confirmed_after_answer_p50_ms} ms`, "≤ 100 ms", `${r.web?.settings?.change_confirmed_samples} samples ("Saved" painted − PATCH responseEnd)`, ""],
+    [`import of a ${(r.import?.messages ?? 0).toLocaleString()}-message Slack export`, `${r.import?.messages_per_second} msg/s, peak RSS ${r.import?.peak_rss_mib} MiB`, "≥ 10,000 msg/s", `${r.import?.messages_per_cpu_second} msg per CPU-second, ${r.import?.seconds} s`, ""],
     ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts", hello ? `bun: hello ${hello.start_ms} ms, Elysia + libSQL ${insert?.start_ms} ms` : ""],
   ];
   // a scenario left out with --only prints as "not run" instead of its undefined figures
