@@ -25,6 +25,7 @@ import {
 } from "../store/settings";
 import { listActiveUserIds, type UserRow } from "../store/users";
 import { emailVisibilityChanged } from "./email-visibility";
+import { checkEmailChange, startEmailChange } from "./email-change";
 import { presenceEnabledChanged } from "./presence";
 import { usersWhoCanAccess } from "./user-access";
 import { changeFullName } from "./user-updates";
@@ -38,6 +39,8 @@ export interface SettingsUpdate {
   timezone?: string;
   oldPassword?: string;
   newPassword?: string;
+  /** a new address: confirmed by a link sent to it before it takes effect (email-change.ts) */
+  email?: string;
 }
 
 function checkSettings(changes: SettingChanges): void {
@@ -63,6 +66,7 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
     if (problem) throw badRequest(problem);
   }
   if (input.timezone !== undefined && !isValidTimezone(input.timezone)) throw badRequest(`Invalid timezone '${input.timezone}'`);
+  const newEmail = input.email === undefined ? null : await checkEmailChange(app, me, input.email);
   let passwordHash: string | undefined;
   if (input.newPassword !== undefined) {
     const ok = me.password_hash !== null && input.oldPassword !== undefined && (await Bun.password.verify(input.oldPassword, me.password_hash).catch(() => false));
@@ -84,6 +88,7 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
     return { changed, timezoneChanged };
   });
   for (const [name, value] of changed) publishSettingChange(app, me, name, value);
+  if (newEmail) await startEmailChange(app, me, newEmail);
   const presence = changed.find(([k]) => k === "presence_enabled");
   if (presence) await presenceEnabledChanged(app, me, presence[1] as boolean);
   if (changed.some(([k]) => k === "email_address_visibility")) await emailVisibilityChanged(app, me);

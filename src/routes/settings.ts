@@ -19,6 +19,7 @@ const optionalSettings = (names: UserSettingName[]) => Object.fromEntries(names.
 const Settings = t.Object({
   ...optionalSettings(USER_SETTING_NAMES),
   full_name: t.Optional(t.String()),
+  email: t.Optional(t.String()),
   timezone: t.Optional(t.String()),
   old_password: t.Optional(t.String()),
   new_password: t.Optional(t.String({ maxLength: MAX_PASSWORD_LENGTH })),
@@ -34,7 +35,7 @@ const pickSettings = (p: Record<string, unknown>): SettingChanges =>
 export const settingsRoutes = (app: App) => {
   const patchSettings = async ({ args, me }: { args: Params; me: UserRow }) => {
     const p = args.read(Settings) as Record<string, any>;
-    await updateSettings(app, me, { settings: pickSettings(p), fullName: p.full_name, timezone: p.timezone, oldPassword: p.old_password, newPassword: p.new_password });
+    await updateSettings(app, me, { settings: pickSettings(p), fullName: p.full_name, timezone: p.timezone, oldPassword: p.old_password, newPassword: p.new_password, email: p.email });
     return args.success();
   };
   return new Elysia()

@@ -10,6 +10,9 @@ import { markIdlePresenceOffline } from "../actions/presence";
 import { syncFullMembers } from "../actions/user-updates";
 import { raiseUnreadFloorsWhenQuiet } from "../actions/messages/unread-floors";
 import { backUpWhenDue } from "../actions/backups";
+import { scanNewMessages } from "../notify/scan";
+import { sendMissedMessageEmails } from "../notify/missed-email";
+import { deliverDueEmails } from "../notify/email-outbox";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -22,6 +25,11 @@ export function defaultJobs(): Job[] {
   return [
     // "at the timestamp, within a second": the loop ticks every 250 ms
     job("deliver-scheduled-messages", 500, deliverDueScheduledMessages),
+    // missed-message notifications: new messages → who gets an email (src/notify/decide.ts) → emails once batched
+    job("scan-messages-for-notifications", SECOND, scanNewMessages),
+    job("send-missed-message-emails", 5 * SECOND, sendMissedMessageEmails),
+    // the email outbox: claimed, sent through [email] smtp_url (or DATA_DIR/emails.log), retried with back-off
+    job("send-emails", SECOND, deliverDueEmails),
     // unread floors follow each user's newest rows once sends are quiet (actions/messages/unread-floors.ts)
     job("raise-unread-floors", SECOND, raiseUnreadFloorsWhenQuiet),
     // idle event queues (Zulip runs this every minute)
