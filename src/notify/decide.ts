@@ -59,6 +59,9 @@ const NONE: Decision = { email: null, push: null };
 function triggers(m: MessageFacts, r: RecipientFacts, transport: "email" | "push"): Trigger | null {
   const s = r.settings;
   const offline = transport === "email" ? s.enable_offline_email_notifications : s.enable_offline_push_notifications;
+  // Zulip's email sender drops every missed-message email of someone with offline emails off
+  // (handle_missedmessage_emails), followed topics and channel emails included
+  if (transport === "email" && !offline) return null;
   if (m.direct) return offline ? "direct_message" : null;
   const c = r.channel!;
   const followed = c.topicPolicy === VISIBILITY.followed;
