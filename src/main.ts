@@ -18,6 +18,8 @@ import { desktop, systemDesktop } from "./desktop";
 import { writeZuliprc } from "./first-run";
 import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
 import { openDb, type Db } from "./store/db";
+import { sendTestEmail } from "./notify/email-outbox";
+import { isValidEmail } from "./domain/validate";
 
 const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
 
@@ -36,6 +38,8 @@ Usage:
                      restores an archive into an empty or new data dir, after checking every checksum
   parley copy-db     [--config FILE] [--data-dir DIR] --to URL [--auth-token TOKEN]
                      copies the embedded database into an empty libSQL database (libsql://, http://, file:)
+  parley send-test-email ADDRESS [--config FILE] [--data-dir DIR]
+                     sends one email now through [email] smtp_url (or, without it, to DATA_DIR/emails.log)
   parley --help | --version
 
 Defaults: data dir ./parley-data, host 127.0.0.1, port 9991. Flags beat PARLEY_DATA_DIR, PARLEY_HOST,
@@ -60,6 +64,7 @@ const COMMANDS = {
   backup: { ...COMMON, to: { type: "string" } },
   restore: { ...COMMON },
   "copy-db": { ...COMMON, to: { type: "string" }, "auth-token": { type: "string" } },
+  "send-test-email": { ...COMMON },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -79,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     let values: Record<string, string | boolean | undefined>;
     let positionals: string[] = [];
     try {
-      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: command === "restore" });
+      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: command === "restore" || command === "send-test-email" });
       values = parsed.values as typeof values;
       positionals = parsed.positionals;
     } catch (e) {
@@ -111,6 +116,8 @@ export async function main(argv: string[]): Promise<number> {
         return await restore(config, restoreFile(positionals));
       case "copy-db":
         return await copyDb(config, values);
+      case "send-test-email":
+        return await testEmail(config, positionals);
     }
     return 2;
   } catch (e) {
@@ -179,6 +186,14 @@ async function addUser(config: Parameters<typeof openApp>[0], values: Record<str
     report(app, user, values.zuliprc);
     return 0;
   });
+}
+
+/** send-test-email ADDRESS: prints what happened as one JSON object; exit 1 when it was not sent. */
+async function testEmail(config: Parameters<typeof openApp>[0], positionals: string[]) {
+  if (positionals.length !== 1 || !isValidEmail(positionals[0]!)) throw new UsageError("send-test-email needs one email ADDRESS");
+  const result = await withApp(config, (app) => sendTestEmail(app, positionals[0]!));
+  (result.ok ? console.log : console.error)(JSON.stringify({ sent: result.ok, to: positionals[0], via: result.via, detail: result.detail }));
+  return result.ok ? 0 : 1;
 }
 
 /** backup: reads the data dir without opening the app (no migration, no lock), so it runs beside a live server. */

@@ -2,7 +2,8 @@ import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Transporter } from "nodemailer";
 import { nowSecs, type App } from "../app";
-import { claimDueEmails, markEmailFailed, markEmailSent, type OutboxRow } from "../store/outbox";
+import { claimDueEmails, claimEmail, markEmailFailed, markEmailSent, type OutboxRow } from "../store/outbox";
+import { queueEmail } from "../actions/mail";
 
 /** Attempts before an email is given up (the waits between them add up to about an hour). */
 export const MAX_EMAIL_ATTEMPTS = 8;
@@ -93,5 +94,27 @@ export async function deliverDueEmails(app: App, signal?: AbortSignal): Promise<
       }
     }
     if (rows.length < BATCH) return sent;
+  }
+}
+
+/**
+ * `parley send-test-email`: one email, written and claimed in one transaction (a running server's
+ * job never takes it), then sent now. A failure is the operator's to see: not retried.
+ */
+export async function sendTestEmail(app: App, to: string): Promise<{ ok: boolean; detail: string; via: string }> {
+  const via = app.config.email.smtp_url ? `SMTP (${new URL(app.config.email.smtp_url).host})` : emailLogPath(app);
+  const body = [`This is a test email from Parley${app.realm ? ` (${app.realm.name})` : ""} at ${app.config.server.external_url}.`, "", "If you can read this, Parley's email works."].join("\n");
+  const row = await app.db.tx(async (sql) => {
+    const id = await queueEmail(app, sql, { to, subject: "Parley test email", body });
+    return (await claimEmail(sql, id, nowSecs(app) + CLAIM_SECS))!;
+  });
+  try {
+    const detail = await transmit(app, row);
+    await app.db.tx((sql) => markEmailSent(sql, row.id, nowSecs(app)));
+    return { ok: true, detail, via };
+  } catch (e) {
+    const detail = (e as Error)?.message ?? String(e);
+    await app.db.tx((sql) => markEmailFailed(sql, row.id, detail, null));
+    return { ok: false, detail, via };
   }
 }

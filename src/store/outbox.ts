@@ -58,6 +58,10 @@ export const claimDueEmails = (sql: Sql, now: number, until: number, limit: numb
     [until, now, now, limit],
   );
 
+/** Claims one row by id (the test email, sent at once by the command that wrote it). */
+export const claimEmail = (sql: Sql, id: number, until: number) =>
+  sql.get<OutboxRow>("UPDATE outbox_emails SET claimed_until = ?, attempts = attempts + 1 WHERE id = ? AND sent = 0 AND claimed_until IS NULL RETURNING *", [until, id]);
+
 export const markEmailSent = (sql: Sql, id: number, now: number) =>
   sql.run("UPDATE outbox_emails SET sent = 1, sent_at = ?, claimed_until = NULL, last_error = NULL WHERE id = ?", [now, id]);
 
