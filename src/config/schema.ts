@@ -52,7 +52,11 @@ export const ConfigSchema = t.Object(
       // text: one readable line per entry; json: one JSON object per line
       format: t.Union([t.Literal("text"), t.Literal("json")], { default: "text" }),
     }),
-    push: section({ relay_url: t.String({ default: "" }) }),
+    push: section({
+      relay_url: t.String({ default: "" }),
+      // Web Push to http endpoints and loopback/private addresses: for tests and LAN experiments only
+      allow_insecure_web_push: t.Boolean({ default: false }),
+    }),
     // automatic backups by the timer loop; off while dir is empty
     backup: section({
       dir: t.String({ default: "" }),

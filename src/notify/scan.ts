@@ -15,7 +15,8 @@ import {
   type MissedRow,
   type ScannedMessage,
 } from "../store/notify";
-import { decideNotifications, type RecipientFacts } from "./decide";
+import { decideNotifications, type RecipientFacts, type Trigger } from "./decide";
+import { enqueueWebPush } from "./webpush/outbox";
 
 /** Messages read per transaction of the scan. */
 const SCAN_BATCH = 200;
@@ -43,8 +44,8 @@ const sub = (v: number | null) => (v === null ? null : v === 1);
 /**
  * Timer job: reads the messages sent since the last run (a cursor in the database, so nothing is
  * written on the send path and a crash loses nothing), decides per recipient, and writes the
- * missed-message email rows (due after the person's batching period) with the cursor's move, in
- * one transaction.
+ * missed-message email rows (due after the person's batching period) and the Web Push rows
+ * (src/notify/webpush/) with the cursor's move, in one transaction.
  */
 export async function scanNewMessages(app: App): Promise<number> {
   if (!app.realm) return 0;
@@ -54,12 +55,13 @@ export async function scanNewMessages(app: App): Promise<number> {
     const messages = await listMessagesAfter(app.db, after, SCAN_BATCH);
     if (!messages.length) return total;
     const d = await loadDirectory(app);
-    const emails = await decideBatch(app, d, messages);
+    const { emails, pushes } = await decideBatch(app, d, messages);
     const last = messages[messages.length - 1]!.id;
     await app.db.tx(async (sql) => {
       // another scan moved the cursor meanwhile (two processes on one remote database): it wrote these
       if ((await notifyCursor(sql)) !== after) return;
       await insertMissedRows(sql, emails);
+      for (const p of pushes) await enqueueWebPush(sql, { ...p, now: nowSecs(app) });
       await setNotifyCursor(sql, last);
     });
     total += messages.length;
@@ -69,8 +71,9 @@ export async function scanNewMessages(app: App): Promise<number> {
 
 async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
   const emails: MissedRow[] = [];
+  const pushes: { userId: number; messageId: number; trigger: Trigger }[] = [];
   const rows = await listUnreadRecipients(app.db, messages.map((m) => m.id));
-  if (!rows.length) return emails;
+  if (!rows.length) return { emails, pushes };
   const streamIds = [...new Set(messages.map((m) => m.stream_id).filter((s): s is number => s !== null))];
   const [subs, topics, muters, presence] = await Promise.all([
     streamIds.length ? listSubscriptionNotifySettings(app.db, streamIds) : [],
@@ -118,6 +121,7 @@ async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
       const group = decision.email === "mentioned" ? mentionedGroupOf(app, m.rendered_content, r.user_id) : null;
       emails.push({ user_id: r.user_id, message_id: m.id, trigger: decision.email, mentioned_group_id: group, due: now + Number(settings.email_notifications_batching_period_seconds) });
     }
+    if (decision.push) pushes.push({ userId: r.user_id, messageId: m.id, trigger: decision.push });
   }
-  return emails;
+  return { emails, pushes };
 }

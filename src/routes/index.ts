@@ -34,6 +34,7 @@ import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
 import { passwordResetRoutes } from "./password-reset";
+import { webPushRoutes } from "./web-push";
 
 /**
  * Every API area, mounted twice from this one list: under /api/v1 (API keys, what every Zulip client
@@ -78,5 +79,6 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(savedSnippetRoutes(app))
     .use(linkifierRoutes(app))
     .use(scheduledMessageRoutes(app))
-    .use(passwordResetRoutes(app));
+    .use(passwordResetRoutes(app))
+    .use(webPushRoutes(app));
 }

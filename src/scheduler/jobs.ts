@@ -13,6 +13,7 @@ import { backUpWhenDue } from "../actions/backups";
 import { scanNewMessages } from "../notify/scan";
 import { sendMissedMessageEmails } from "../notify/missed-email";
 import { deliverDueEmails } from "../notify/email-outbox";
+import { deliverDueWebPushes } from "../notify/webpush/deliver";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -30,6 +31,8 @@ export function defaultJobs(): Job[] {
     job("send-missed-message-emails", 5 * SECOND, sendMissedMessageEmails),
     // the email outbox: claimed, sent through [email] smtp_url (or DATA_DIR/emails.log), retried with back-off
     job("send-emails", SECOND, deliverDueEmails),
+    // the Web Push outbox (src/notify/webpush/deliver.ts): due pushes, retries with back-off
+    job("deliver-web-pushes", SECOND, deliverDueWebPushes),
     // unread floors follow each user's newest rows once sends are quiet (actions/messages/unread-floors.ts)
     job("raise-unread-floors", SECOND, raiseUnreadFloorsWhenQuiet),
     // idle event queues (Zulip runs this every minute)

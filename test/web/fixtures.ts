@@ -99,6 +99,7 @@ export function sampleState(): State {
       enable_stream_desktop_notifications: false,
       enable_stream_audible_notifications: false,
       pm_content_in_desktop_notifications: true,
+      enable_offline_push_notifications: true,
     },
     messages: {},
     lists: {},

@@ -89,6 +89,7 @@ export const SETTING_NAMES = [
   "enable_stream_desktop_notifications",
   "enable_stream_audible_notifications",
   "pm_content_in_desktop_notifications",
+  "enable_offline_push_notifications",
 ] as const;
 
 export const toStatus = (s: Json): UserStatus => {

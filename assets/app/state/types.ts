@@ -143,6 +143,8 @@ export interface Settings {
   enable_stream_desktop_notifications: boolean;
   enable_stream_audible_notifications: boolean;
   pm_content_in_desktop_notifications: boolean;
+  /** Web Push to this person's browsers when no Parley window is open (Zulip's mobile push setting) */
+  enable_offline_push_notifications: boolean;
 }
 
 export interface Realm {

@@ -7,6 +7,7 @@
 import { updateSetting } from "../api/calls";
 import { askPermission, permission, testNotification } from "../notify/desktop";
 import { playSound } from "../notify/sound";
+import { webPushSupported } from "../notify/service-worker";
 import { realm, settings } from "../state/store";
 import type { Settings } from "../state/types";
 import { Dialog } from "./Dialog";
@@ -71,6 +72,15 @@ export function NotificationSettings() {
         <Toggle name="enable_stream_desktop_notifications" label="Desktop notifications" />
         <Toggle name="enable_stream_audible_notifications" label="Sound" />
         <p class="muted-text">A channel's own notification settings, where set, override these.</p>
+      </fieldset>
+      <fieldset class="settings-group">
+        <legend>When Parley is closed</legend>
+        <Toggle name="enable_offline_push_notifications" label="Push notifications to this browser and your installed app" />
+        <p class="muted-text">
+          {webPushSupported()
+            ? "Direct messages and mentions reach you even when no Parley window is open, once this browser shows Parley's notifications."
+            : "This browser cannot receive push notifications."}
+        </p>
       </fieldset>
       <fieldset class="settings-group">
         <legend>Sound</legend>

@@ -8,6 +8,7 @@ import m0002 from "./0002_unread_floors.sql" with { type: "text" };
 import m0003 from "./0003_unread_ranges.sql" with { type: "text" };
 import m0005 from "./0005_submessages.sql" with { type: "text" };
 import m0006 from "./0006_notify.sql" with { type: "text" };
+import m0008 from "./0008_web_push.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: "zulip_emoji_names", run: renameToZulipEmojiNames },
   { version: 5, name: "submessages", sql: m0005 },
   { version: 6, name: "notify", sql: m0006 },
+  { version: 8, name: "web_push", sql: m0008 },
 ];
