@@ -20,6 +20,8 @@ import { enqueueWebPush } from "./webpush/outbox";
 
 /** Messages read per transaction of the scan. */
 const SCAN_BATCH = 200;
+/** Older messages never notify (imported history, a message moved in from long ago): Zulip only notifies at send. */
+export const STALE_SECS = 3600;
 
 /**
  * Zulip's "active client" (receiver_is_off_zulip and the presence-idle check of
@@ -89,6 +91,7 @@ async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
   const now = nowSecs(app);
   for (const r of rows) {
     const m = byId.get(r.message_id)!;
+    if (m.date_sent < now - STALE_SECS) continue;
     const u = d.users.get(r.user_id);
     if (!u || !u.is_active) continue;
     const settings = userSettings({ settings: u.settings, timezone: "" });

@@ -224,6 +224,16 @@ describe("missed-message emails", () => {
     await settings("hamlet", { message_content_in_email_notifications: true });
   });
 
+  test("a message older than an hour when the scan reaches it (imported history) notifies nobody", async () => {
+    const id = await sendDm(s, "othello", ["hamlet"], "from long ago");
+    await s.app.db.run("UPDATE messages SET date_sent = date_sent - 7200 WHERE id = ?", [id]);
+    await scanNewMessages(s.app);
+    expect(await waiting("hamlet")).toEqual([]);
+    const fresh = await sendDm(s, "othello", ["hamlet"], "from now");
+    await scanNewMessages(s.app);
+    expect(await waiting("hamlet")).toEqual([{ message_id: fresh, trigger: "direct_message" }]);
+  });
+
   test("turning offline emails off while an email waits cancels it", async () => {
     await sendDm(s, "othello", ["hamlet"], "will not be sent");
     await scanNewMessages(s.app);
