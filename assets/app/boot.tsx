@@ -22,6 +22,7 @@ import { alertForEvents } from "./notify/desktop";
 import { unlockSoundOnFirstGesture } from "./notify/sound";
 import { registerServiceWorker, startServiceWorker } from "./notify/service-worker";
 import { App, generation } from "./views/App";
+import { openNotificationSettings } from "./views/TopBar";
 import { forgetViews } from "./views/MessageView";
 
 function onEvents(events: ServerEvent[]): void {
@@ -72,12 +73,18 @@ export async function boot(root: HTMLElement): Promise<void> {
   setQueueId(r.queue_id);
   state.value = fromRegister(r);
   startDrafts();
+  // the footer of Parley's emails links to Zulip's #settings/notifications: read before the router
+  // (registered first, so also before its hashchange) puts the home view under the dialog
+  const notificationSettings = () => /^#settings\/notifications\/?$/.test(location.hash);
+  const atStart = notificationSettings();
+  addEventListener("hashchange", () => notificationSettings() && openNotificationSettings());
   startRouter();
   const loop = new EventLoop({ queueId: r.queue_id, lastEventId: r.last_event_id }, { onEvents, reregister }).start();
   root.classList.remove("app-loading");
   root.removeAttribute("aria-busy");
   root.textContent = "";
   render(<App onRetry={loop.retryNow} />, root);
+  if (atStart) openNotificationSettings();
   unlockSoundOnFirstGesture();
   startServiceWorker();
   startPresence({ intervalSeconds: state.value.realm.ping_interval_seconds, onPresences: (p) => update((s) => mergePresences(s, p)) });

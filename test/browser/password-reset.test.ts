@@ -44,6 +44,14 @@ describe("forgotten password", () => {
     const cookie = (await page.context().cookies()).find((c) => c.name === "parley_session")!;
     expect(await suite.s.app.db.all("SELECT token FROM sessions WHERE user_id = ?", [hamlet.id])).toEqual([{ token: cookie.value }]);
 
+    // the footer link of every missed-message email opens the notification settings, in an open app and at start
+    await page.goto(suite.base + "/#settings/notifications");
+    await page.getByRole("dialog", { name: "Notifications" }).waitFor();
+    await page.goto("about:blank");
+    await page.goto(suite.base + "/#settings/notifications");
+    await page.getByRole("dialog", { name: "Notifications" }).waitFor();
+    expect(await page.evaluate(() => location.hash)).not.toBe("#settings/notifications");
+
     await page.goto(suite.base + link);
     await page.getByRole("heading", { name: "Link expired or used" }).waitFor();
     await accessible("dead link");
