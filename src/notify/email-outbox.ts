@@ -2,7 +2,7 @@ import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Transporter } from "nodemailer";
 import { nowSecs, type App } from "../app";
-import { claimDueEmails, claimEmail, markEmailFailed, markEmailSent, type OutboxRow } from "../store/outbox";
+import { anyDueEmail, claimDueEmails, claimEmail, markEmailFailed, markEmailSent, type OutboxRow } from "../store/outbox";
 import { queueEmail } from "../actions/mail";
 
 /** Attempts before an email is given up (the waits between them add up to about an hour). */
@@ -76,6 +76,7 @@ export async function deliverDueEmails(app: App, signal?: AbortSignal): Promise<
   let sent = 0;
   for (;;) {
     const now = nowSecs(app);
+    if (!(await anyDueEmail(app.db, now))) return sent;
     const rows = await app.db.tx((sql) => claimDueEmails(sql, now, now + CLAIM_SECS, BATCH));
     if (!rows.length) return sent;
     for (const row of rows) {

@@ -45,6 +45,10 @@ export async function insertOutboxEmail(sql: Sql, e: NewEmail): Promise<number> 
   return lastId;
 }
 
+/** Whether any row is due (a read, so an idle outbox costs the timer loop no write transaction). */
+export const anyDueEmail = async (sql: Sql, now: number) =>
+  (await sql.get("SELECT 1 AS due FROM outbox_emails WHERE sent = 0 AND failed = 0 AND next_attempt <= ? AND (claimed_until IS NULL OR claimed_until < ?) LIMIT 1", [now, now])) !== undefined;
+
 /**
  * Claims up to `limit` due rows (not sent, not given up, unclaimed or with a lapsed claim) until
  * `until`: one statement, so two senders never claim the same row. Each claim counts an attempt.
