@@ -2,8 +2,9 @@ import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Transporter } from "nodemailer";
 import { nowSecs, type App } from "../app";
-import { anyDueEmail, claimDueEmails, claimEmail, markEmailFailed, markEmailSent, type OutboxRow } from "../store/outbox";
+import { anyDueEmail, claimDueEmails, claimEmail, deleteFinishedEmails, markEmailFailed, markEmailSent, type OutboxRow } from "../store/outbox";
 import { queueEmail } from "../actions/mail";
+import { deleteOldEmailTokens } from "../store/email-tokens";
 
 /** Attempts before an email is given up (the waits between them add up to about an hour). */
 export const MAX_EMAIL_ATTEMPTS = 8;
@@ -118,4 +119,13 @@ export async function sendTestEmail(app: App, to: string): Promise<{ ok: boolean
     await app.db.tx((sql) => markEmailFailed(sql, row.id, detail, null));
     return { ok: false, detail, via };
   }
+}
+
+/** Sent and given-up emails are kept this long (for the operator to look into), then deleted. */
+export const KEEP_FINISHED_EMAIL_SECS = 7 * 24 * 3600;
+
+/** Timer job: deletes finished emails past KEEP_FINISHED_EMAIL_SECS and one-time links a day past their expiry. */
+export async function pruneEmailRecords(app: App): Promise<number> {
+  const now = nowSecs(app);
+  return app.db.tx(async (sql) => (await deleteFinishedEmails(sql, now - KEEP_FINISHED_EMAIL_SECS)).changes + (await deleteOldEmailTokens(sql, now - 24 * 3600)).changes);
 }

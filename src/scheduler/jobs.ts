@@ -12,7 +12,7 @@ import { raiseUnreadFloorsWhenQuiet } from "../actions/messages/unread-floors";
 import { backUpWhenDue } from "../actions/backups";
 import { scanNewMessages } from "../notify/scan";
 import { sendMissedMessageEmails } from "../notify/missed-email";
-import { deliverDueEmails } from "../notify/email-outbox";
+import { deliverDueEmails, pruneEmailRecords } from "../notify/email-outbox";
 import { deliverDueWebPushes } from "../notify/webpush/deliver";
 
 const SECOND = 1000;
@@ -31,6 +31,8 @@ export function defaultJobs(): Job[] {
     job("send-missed-message-emails", 5 * SECOND, sendMissedMessageEmails),
     // the email outbox: claimed, sent through [email] smtp_url (or DATA_DIR/emails.log), retried with back-off
     job("send-emails", SECOND, deliverDueEmails),
+    // sent emails after a week, spent or expired reset and email-change links after a day
+    job("prune-email-records", HOUR, pruneEmailRecords),
     // the Web Push outbox (src/notify/webpush/deliver.ts): due pushes, retries with back-off
     job("deliver-web-pushes", SECOND, deliverDueWebPushes),
     // unread floors follow each user's newest rows once sends are quiet (actions/messages/unread-floors.ts)

@@ -81,3 +81,6 @@ export const listOutboxEmails = (sql: Sql, to?: string) =>
   to === undefined
     ? sql.all<OutboxRow>("SELECT * FROM outbox_emails ORDER BY id")
     : sql.all<OutboxRow>("SELECT * FROM outbox_emails WHERE to_address = ? COLLATE NOCASE ORDER BY id", [to]);
+
+/** Forgets emails sent or given up before `before` (their text need not outlive the week). */
+export const deleteFinishedEmails = (sql: Sql, before: number) => sql.run("DELETE FROM outbox_emails WHERE (sent = 1 OR failed = 1) AND created < ?", [before]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../helpers/server";
 import { makeUser } from "../helpers/people";
 import { ROLE } from "../../src/domain/roles";
+import { pruneEmailRecords } from "../../src/notify/email-outbox";
 import { RESET_LINK_SECONDS, RESETS_PER_CLIENT, RESETS_PER_EMAIL } from "../../src/actions/password-reset";
 
 let s: TestServer;
@@ -89,6 +90,12 @@ describe("forgotten password", () => {
     s.clock.advance((RESET_LINK_SECONDS + 1) * 1000);
     expect((await page(second)).status).toBe(410);
     expect((await page(second, { new_password: "too late now" })).status).toBe(410);
+    // a day past its expiry the timer loop forgets it
+    const tokens = () => s.app.db.all("SELECT kind FROM email_tokens WHERE user_id = ?", [u.id]);
+    expect((await tokens()).length).toBe(2);
+    s.clock.advance(24 * 3600_000);
+    await pruneEmailRecords(s.app);
+    expect(await tokens()).toEqual([]);
   });
 
   test("requests are limited per address asked for and per client", async () => {

@@ -5,7 +5,7 @@ import { startServer, type TestServer } from "../helpers/server";
 import { startFakeSmtp } from "../helpers/smtp";
 import { makeUser } from "../helpers/people";
 import { sendEmail } from "../../src/actions/mail";
-import { CLAIM_SECS, deliverDueEmails, FIRST_RETRY_SECS, MAX_EMAIL_ATTEMPTS } from "../../src/notify/email-outbox";
+import { CLAIM_SECS, deliverDueEmails, FIRST_RETRY_SECS, KEEP_FINISHED_EMAIL_SECS, MAX_EMAIL_ATTEMPTS, pruneEmailRecords } from "../../src/notify/email-outbox";
 import { claimDueEmails, type OutboxRow } from "../../src/store/outbox";
 
 const servers: TestServer[] = [];
@@ -139,5 +139,16 @@ describe("the email outbox", () => {
     } finally {
       await smtp.close();
     }
+  });
+
+  test("sent and given-up emails are deleted after a week; waiting ones stay however old", async () => {
+    const s = await server(`smtp://127.0.0.1:${await closedPort()}`);
+    await sendEmail(s.app, { to: "waiting@example.com", subject: "Still trying", body: "." });
+    await s.app.db.run("INSERT INTO outbox_emails (to_address, subject, body, created, sent) VALUES ('done@example.com', 'Done', '.', ?, 1)", [s.clock.now() / 1000]);
+    s.clock.advance((KEEP_FINISHED_EMAIL_SECS - 10) * 1000);
+    expect(await pruneEmailRecords(s.app)).toBe(0);
+    s.clock.advance(20_000);
+    expect(await pruneEmailRecords(s.app)).toBe(1);
+    expect((await rows(s)).map((r) => r.to_address)).toEqual(["waiting@example.com"]);
   });
 });

@@ -47,6 +47,7 @@ describe("the default jobs", () => {
         "expire-tus-uploads",
         "gc-event-queues",
         "mark-presence-offline",
+        "prune-email-records",
         "raise-unread-floors",
         "scan-messages-for-notifications",
         "send-emails",
