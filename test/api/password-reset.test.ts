@@ -24,7 +24,7 @@ describe("forgotten password", () => {
   test("the login page links to the reset form, which asks for the email", async () => {
     expect(await (await page("/login")).text()).toContain('<a href="/accounts/password/reset/">Forgot password?</a>');
     const form = await (await page("/accounts/password/reset/")).text();
-    expect(form).toContain('<form method="post" action="/accounts/password/reset/">');
+    expect(form).toContain('<form method="post" action="/accounts/password/reset/" class="login-form">');
     expect(form).toContain('<label for="reset-email">Email</label>');
   });
 

@@ -17,7 +17,7 @@ describe("forgotten password", () => {
     await page.getByRole("link", { name: "Forgot password?" }).click();
     await page.getByRole("heading", { name: "Forgot your password?" }).waitFor();
     await accessible("reset form");
-    await page.getByLabel("Email").fill("hamlet@zulip.com");
+    await page.getByRole("textbox", { name: "Email" }).fill("hamlet@zulip.com");
     await page.getByRole("button", { name: "Send reset link" }).click();
     await page.getByRole("heading", { name: "Check your email" }).waitFor();
     await accessible("check your email");
@@ -31,7 +31,7 @@ describe("forgotten password", () => {
     await page.goto(suite.base + link);
     await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
     await accessible("choose a password");
-    await page.getByLabel("New password").fill("a fresh start 2026");
+    await page.getByLabel("New password", { exact: true }).fill("a fresh start 2026");
     await page.screenshot({ path: shot("password-reset") });
     await page.getByRole("button", { name: "Set password and log in" }).click();
     await page.locator(".app-shell").waitFor();
