@@ -73,6 +73,13 @@ export async function confirmEmailChange(app: App, token: string): Promise<{ use
     if (other && other.id !== before.id) return null; // taken since the link was sent
     const after = { ...before, delivery_email: email, email: apiEmailFor(app, { id: before.id, delivery_email: email }, emailVisibilityOf(before)) };
     await updateUser(sql, before.id, { delivery_email: after.delivery_email, email: after.email });
+    // as Zulip's notify_change_in_email: the old address hears of it, in case it was not its owner's doing
+    const realm = realmOf(app);
+    await queueEmail(app, sql, {
+      to: before.delivery_email,
+      subject: `Your email address for ${realm.name} has changed`,
+      body: [`Hello ${before.full_name},`, "", `The email address of your account in ${realm.name} (${app.config.server.external_url}) is now ${email}.`, "", "If you did not make this change, contact your organization's administrators."].join("\n"),
+    });
     return { before, after };
   });
   if (!done) return null;

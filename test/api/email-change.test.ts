@@ -36,6 +36,8 @@ describe("changing one's email address", () => {
       expect(await done.text()).toContain("You now log in with <strong>new-home@zulip.com</strong>");
     });
     expect(await stored(u.id)).toEqual({ email: "new-home@zulip.com", delivery_email: "new-home@zulip.com" });
+    // the old address is told
+    expect((await mailsTo(u.email)).map((m) => m.subject)).toEqual(["Your email address for Zulip Dev has changed"]);
     expect(confirmed.of("hamlet")).toContainEqual({ type: "realm_user", op: "update", person: { user_id: u.id, delivery_email: "new-home@zulip.com" } });
     expect(confirmed.of("hamlet")).toContainEqual({ type: "realm_user", op: "update", person: { user_id: u.id, new_email: "new-home@zulip.com" } });
     // the link is spent
