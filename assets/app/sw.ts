@@ -4,7 +4,7 @@
  * opens the conversation on click. The build (src/web/build.ts) defines the shell's file list and
  * version. Its decisions live in notify/sw-logic.ts, pure and tested.
  */
-import { cacheName, isOldCache, notificationFor, openMessage, strategyFor, windowToFocus } from "./notify/sw-logic";
+import { cacheName, isAppShell, isOldCache, notificationFor, openMessage, strategyFor, windowToFocus } from "./notify/sw-logic";
 
 declare const __PARLEY_SHELL__: string[];
 declare const __PARLEY_VERSION__: string;
@@ -46,7 +46,10 @@ sw.addEventListener("install", (e: ExtendableEvent) => {
   e.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      await cache.addAll(__PARLEY_SHELL__);
+      // the hashed files; the page is kept by the first visit that gets the app's page (networkFirst)
+      await cache.addAll(__PARLEY_SHELL__.filter((u) => u !== "/"));
+      const page = await fetch("/", { credentials: "same-origin" }).catch(() => null);
+      if (page?.ok && isAppShell(await page.clone().text())) await cache.put("/", page);
       await sw.skipWaiting();
     })(),
   );
@@ -66,7 +69,7 @@ async function networkFirst(req: Request): Promise<Response> {
   try {
     const res = await fetch(req);
     // the page a signed-in person gets; the login page and errors are not kept as the shell
-    if (res.ok && res.headers.get("content-type")?.startsWith("text/html")) await cache.put("/", res.clone());
+    if (res.ok && res.headers.get("content-type")?.startsWith("text/html") && isAppShell(await res.clone().text())) await cache.put("/", res.clone());
     return res;
   } catch (e) {
     const cached = await cache.match("/");

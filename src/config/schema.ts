@@ -56,6 +56,8 @@ export const ConfigSchema = t.Object(
       relay_url: t.String({ default: "" }),
       // Web Push to http endpoints and loopback/private addresses: for tests and LAN experiments only
       allow_insecure_web_push: t.Boolean({ default: false }),
+      // Web Push without message text ("New message"), whatever the organization allows (Zulip's PUSH_NOTIFICATION_REDACT_CONTENT)
+      redact_content: t.Boolean({ default: false }),
     }),
     // automatic backups by the timer loop; off while dir is empty
     backup: section({

@@ -20,6 +20,15 @@ export async function upsertWebPushSubscription(sql: Sql, s: Omit<WebPushSubscri
   return row!.id;
 }
 
+/** Keeps the user's `keep` newest subscriptions (by id), deleting older ones; how many went. */
+export async function trimWebPushSubscriptions(sql: Sql, userId: number, keep: number): Promise<number> {
+  const { changes } = await sql.run(
+    "DELETE FROM web_push_subscriptions WHERE user_id = ? AND id NOT IN (SELECT id FROM web_push_subscriptions WHERE user_id = ? ORDER BY id DESC LIMIT ?)",
+    [userId, userId, keep],
+  );
+  return changes;
+}
+
 export const findWebPushSubscription = (sql: Sql, id: number) =>
   sql.get<WebPushSubscriptionRow>("SELECT * FROM web_push_subscriptions WHERE id = ?", [id]);
 

@@ -7,6 +7,9 @@ import { createChannel } from "../helpers/channels";
 import { browserKeys, decryptAes128gcm, startPushService, verifyVapid, type BrowserKeys, type FakePushService } from "../helpers/push-service";
 import { enqueueWebPush } from "../../src/notify/webpush/outbox";
 import { BASE_BACKOFF_SECS, MAX_ATTEMPTS, deliverDueWebPushes } from "../../src/notify/webpush/deliver";
+import { MAX_SUBSCRIPTIONS } from "../../src/notify/webpush/subscriptions";
+import { Scheduler } from "../../src/scheduler";
+import { defaultJobs } from "../../src/scheduler/jobs";
 
 let s: TestServer;
 let push: FakePushService;
@@ -94,6 +97,20 @@ describe("POST /users/me/web_push_subscriptions", () => {
     // the same endpoint for someone else is their own subscription
     const c = (await s.users.othello.client.post("/users/me/web_push_subscriptions", { endpoint, p256dh: first.p256dh, auth: first.auth })).success();
     expect(c.id).not.toBe(a.id);
+  });
+
+  test("a person keeps at most MAX_SUBSCRIPTIONS browsers: a new one past that replaces the oldest, an existing one updating does not", async () => {
+    const made: number[] = [];
+    for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) made.push((await subscribe("othello")).id);
+    const k = browserKeys();
+    // the oldest updates its keys: nothing is dropped
+    const oldest = (await subscriptions(s.users.othello.id))[0]!;
+    (await s.users.othello.client.post("/users/me/web_push_subscriptions", { endpoint: oldest.endpoint, p256dh: k.p256dh, auth: k.auth })).success();
+    expect((await subscriptions(s.users.othello.id)).map((x) => x.id)).toEqual(made);
+    const newest = (await subscribe("othello")).id;
+    expect((await subscriptions(s.users.othello.id)).map((x) => x.id)).toEqual([...made.slice(1), newest]);
+    // someone else's are not touched
+    expect((await subscriptions(s.users.hamlet.id)).length).toBe(0);
   });
 
   test("keys with base64 padding are accepted and stored without it", async () => {
@@ -302,6 +319,19 @@ describe("the Web Push outbox", () => {
     });
   });
 
+  test("the timer loop's deliver-web-pushes job sends what is due, at least every second", async () => {
+    const job = defaultJobs().find((j) => j.name === "deliver-web-pushes")!;
+    expect(job.intervalMs).toBeLessThanOrEqual(1000);
+    const sub = await subscribe("hamlet");
+    const m = await sendDm(s, "othello", ["hamlet"], "from the loop");
+    await enqueue(s.users.hamlet.id, m);
+    const loop = new Scheduler(s.app, [job]);
+    await loop.tick();
+    await loop.stop();
+    expect(loop.status()[0]!.failures).toBe(0);
+    expect(pushesAt(sub.path, sub.keys).map((p) => p.payload.content)).toEqual(["from the loop"]);
+  });
+
   test("each of the person's browsers gets the push; a second enqueue of the same message queues nothing", async () => {
     const a = await subscribe("hamlet");
     const b = await subscribe("hamlet");
@@ -353,13 +383,28 @@ describe("the Web Push outbox", () => {
     }
   });
 
+  test("with [push] redact_content the push carries no text, whatever the organization allows", async () => {
+    const sub = await subscribe("hamlet");
+    s.app.config.push.redact_content = true;
+    try {
+      const m = await sendDm(s, "othello", ["hamlet"], "the other secret");
+      await enqueue(s.users.hamlet.id, m);
+      await deliverDueWebPushes(s.app);
+      const [p] = pushesAt(sub.path, sub.keys);
+      expect(p.payload).toMatchObject({ message_id: m, content: null });
+      expect(JSON.stringify(p.payload)).not.toContain("secret");
+    } finally {
+      s.app.config.push.redact_content = false;
+    }
+  });
+
   test("a long message is shortened", async () => {
     const sub = await subscribe("hamlet");
     const m = await sendDm(s, "othello", ["hamlet"], "word ".repeat(400));
     await enqueue(s.users.hamlet.id, m);
     await deliverDueWebPushes(s.app);
     const [p] = pushesAt(sub.path, sub.keys);
-    expect([...p.payload.content].length).toBeLessThanOrEqual(300);
+    expect([...p.payload.content].length).toBe(200);
     expect(p.payload.content.endsWith("…")).toBe(true);
   });
 
@@ -446,6 +491,16 @@ describe("the Web Push outbox", () => {
     expect((await deliveries(m))[0]).toMatchObject({ state: "pending", next_at: start + 7200 });
   });
 
+  test("a Retry-After of years is followed only up to a day", async () => {
+    const sub = await subscribe("hamlet");
+    push.answer(sub.path, () => new Response(null, { status: 503, headers: { "retry-after": String(10 * 365 * 24 * 3600) } }));
+    const m = await sendDm(s, "othello", ["hamlet"], "much later");
+    await enqueue(s.users.hamlet.id, m);
+    const start = s.clock.now() / 1000;
+    await deliverDueWebPushes(s.app);
+    expect((await deliveries(m))[0]).toMatchObject({ state: "pending", next_at: start + 24 * 3600 });
+  });
+
   test("a redirect is not followed: the delivery fails and the place it points to hears nothing", async () => {
     const sub = await subscribe("hamlet");
     push.answer(sub.path, () => new Response(null, { status: 307, headers: { location: push.endpoint("/elsewhere") } }));
@@ -455,6 +510,38 @@ describe("the Web Push outbox", () => {
     expect(push.receivedAt("/elsewhere")).toEqual([]);
     expect(push.receivedAt(sub.path)).toHaveLength(1);
     expect((await deliveries(m))[0]).toMatchObject({ state: "failed", last_error: "push service answered 307 (a redirect, not followed)" });
+  });
+
+  test("finished outbox rows are deleted after a week; unfinished ones stay", async () => {
+    const sub = await subscribe("hamlet");
+    const done = await sendDm(s, "othello", ["hamlet"], "old and sent");
+    const stuck = await sendDm(s, "othello", ["hamlet"], "old and failing");
+    push.answer(sub.path, 201, 503);
+    await s.app.db.tx((sql) => enqueueWebPush(sql, { userId: s.users.hamlet.id, messageId: done, trigger: "private_message", now: s.clock.now() / 1000 }));
+    await deliverDueWebPushes(s.app);
+    await s.app.db.tx((sql) => enqueueWebPush(sql, { userId: s.users.hamlet.id, messageId: stuck, trigger: "private_message", now: s.clock.now() / 1000 }));
+    await deliverDueWebPushes(s.app);
+    const outbox = () => s.app.db.all<{ message_id: number }>("SELECT message_id FROM web_push_outbox WHERE message_id IN (?, ?) ORDER BY message_id", [done, stuck]);
+    expect(await outbox()).toEqual([{ message_id: done }, { message_id: stuck }]);
+    s.clock.advance(8 * 24 * 3600_000);
+    await s.app.db.run("UPDATE web_push_deliveries SET next_at = ? WHERE state = 'pending'", [s.clock.now() / 1000 + 3600]);
+    await deliverDueWebPushes(s.app);
+    expect(await outbox()).toEqual([{ message_id: stuck }]);
+  });
+
+  test("a server stopping abandons a push in flight instead of waiting for the push service, and it stays due", async () => {
+    const sub = await subscribe("hamlet");
+    push.answer(sub.path, () => new Promise<Response>(() => {}));
+    const m = await sendDm(s, "othello", ["hamlet"], "slow service");
+    await enqueue(s.users.hamlet.id, m);
+    const stopping = new AbortController();
+    const run = deliverDueWebPushes(s.app, stopping.signal);
+    while (push.receivedAt(sub.path).length === 0) await Bun.sleep(10);
+    const started = performance.now();
+    stopping.abort();
+    await run;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((await deliveries(m))[0]).toMatchObject({ state: "pending", last_error: "cannot reach the push service: the server is stopping" });
   });
 
   test("a claim whose lease ran out (a send that hung or died) is taken again, and the push goes out with the same topic", async () => {

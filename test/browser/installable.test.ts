@@ -12,7 +12,7 @@ import { startServer, type TestServer } from "../helpers/server";
 import { browserKeys } from "../helpers/push-service";
 import { hashPassword } from "../../src/actions/users";
 import { createServer } from "../../src/server";
-import { eventually } from "./helpers";
+import { dialogViolations, eventually } from "./helpers";
 
 let s: TestServer;
 let browser: Browser;
@@ -46,8 +46,9 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function open(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+/** `bypassCSP`: for injecting axe-core (the app's own scripts never need it). */
+async function open(opts: { bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: opts.bypassCSP });
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(8000);
@@ -142,10 +143,19 @@ describe("the installable app in a real browser", () => {
       page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url })));
     await eventually(async () => (await shown()).length, 1);
     expect(await shown()).toEqual([{ title: "Othello, the Moor of Venice", body: "Are you there?", tag: `parley:dm:${s.users.othello.id}`, url: payload.url }]);
+
+    // a click: the worker focuses this window and tells it which conversation to open (sw.ts's notificationclick)
+    const [worker] = context.serviceWorkers();
+    await worker!.evaluate(async (url) => {
+      const sw = self as unknown as { clients: { matchAll(o: object): Promise<{ postMessage(m: unknown): void }[]> } };
+      for (const w of await sw.clients.matchAll({ type: "window" })) w.postMessage({ type: "parley:open", url });
+    }, payload.url);
+    await page.waitForURL(payload.url);
+    await page.locator(".view-title", { hasText: "Othello" }).waitFor();
   }, 30_000);
 
   test("allowing notifications subscribes this browser and the server stores it; turning push off deletes it", async () => {
-    const { context, page, errors } = await open();
+    const { context, page, errors } = await open({ bypassCSP: true });
     await context.grantPermissions(["notifications"], { origin: base() });
     const keys = browserKeys();
     const endpoint = "https://push.example.com/send/hamlet-browser";
@@ -181,7 +191,10 @@ describe("the installable app in a real browser", () => {
     // the person turns "when Parley is closed" off in the notification settings
     await page.locator(".top-bar").getByRole("button", { name: /personal menu/i }).click();
     await page.getByRole("menuitem", { name: "Notification settings" }).click();
-    await page.getByRole("checkbox", { name: "Push notifications to this browser and your installed app" }).click();
+    const push = page.getByRole("group", { name: "When Parley is closed" }).getByRole("checkbox", { name: "Push notifications to this browser and your installed app" });
+    expect(await push.isChecked()).toBe(true);
+    expect(await dialogViolations(page)).toEqual([]);
+    await push.click();
     await eventually(async () => (await subscriptionsOfHamlet()).length, 0);
     await eventually(() => page.evaluate(() => (window as any).unsubscribed === true), true);
     expect((await s.users.hamlet.client.post("/register", { fetch_event_types: ["user_settings"] })).success().user_settings.enable_offline_push_notifications).toBe(false);

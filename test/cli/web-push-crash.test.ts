@@ -65,11 +65,13 @@ describe("the Web Push outbox across SIGKILL", () => {
     try {
       await post(s, "/users/me/web_push_subscriptions", t.as(t.owner), { endpoint: push.endpoint("/crash/1"), p256dh: keys.p256dh, auth: keys.auth });
       const { id: messageId } = await post(s, "/messages", t.as(t.other), { type: "direct", to: JSON.stringify([t.owner.user_id]), content: "still there?" });
-      await kill(s);
-      // what the killed server left on disk when it died right after the sender's commit: the outbox row, nothing sent
+      // the server is frozen, the push is enqueued (committed) beside it, and the server is killed before its
+      // timer loop runs again: enqueued, never sent
+      s.proc.kill("SIGSTOP");
       const db = await openDb(`file:${join(t.dir, "parley.db")}`);
       await db.tx((sql) => enqueueWebPush(sql, { userId: t.owner.user_id, messageId, trigger: "private_message" }));
       db.close();
+      await kill(s);
       expect(push.receivedAt("/crash/1")).toEqual([]);
       s = await t.serve();
       await waitUntil("the push", () => push.receivedAt("/crash/1").length > 0);

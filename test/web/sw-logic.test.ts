@@ -1,6 +1,6 @@
 /** The service worker's decisions (assets/app/notify/sw-logic.ts): what a push shows, what comes from the cache, which window a click opens. */
 import { describe, expect, test } from "bun:test";
-import { cacheName, conversationTag, isOldCache, isOpenMessage, notificationFor, openMessage, strategyFor, windowToFocus, type PushPayload } from "../../assets/app/notify/sw-logic";
+import { cacheName, conversationTag, isAppShell, isOldCache, isOpenMessage, notificationFor, openMessage, strategyFor, windowToFocus, type PushPayload } from "../../assets/app/notify/sw-logic";
 
 const ORIGIN = "https://chat.example.com";
 const ICON = "/static/icon-192-0123456789.png";
@@ -79,6 +79,11 @@ describe("what comes from the cache", () => {
     expect(strategyFor({ method: "POST", url: `${ORIGIN}/`, mode: "navigate" }, ORIGIN)).toBe("passthrough");
     expect(strategyFor(get("/", "cors"), ORIGIN)).toBe("passthrough");
     expect(strategyFor({ method: "GET", url: "https://secure.gravatar.com/static/x.png", mode: "no-cors" }, ORIGIN)).toBe("passthrough");
+  });
+
+  test("only the app's page is kept as the shell, not the login page served at the same address", () => {
+    expect(isAppShell('<body>\n  <div id="app" class="app-loading" aria-busy="true"></div>')).toBe(true);
+    expect(isAppShell('<form method="post" action="/login">')).toBe(false);
   });
 
   test("each build has its own cache; only older Parley caches are deleted", () => {

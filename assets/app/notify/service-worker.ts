@@ -20,6 +20,8 @@ export function registerServiceWorker(): void {
   navigator.serviceWorker.addEventListener("message", (e) => {
     if (isOpenMessage(e.data)) location.assign(e.data.url);
   });
+  // messages the worker sent before the page listened are delivered now, not held back
+  navigator.serviceWorker.startMessages();
 }
 
 /** Once the store is loaded: the worker, and this browser's Web Push subscription kept in step. */

@@ -97,6 +97,9 @@ export function strategyFor(req: { method: string; url: string; mode: string }, 
   return "passthrough";
 }
 
+/** The app's page (not the login page a signed-out visit gets at the same address): the one worth keeping as the shell. */
+export const isAppShell = (html: string) => html.includes('<div id="app"');
+
 /** The cache of one build: its name changes with the build, and older ones are deleted on activation. */
 export const cacheName = (version: string) => `parley-shell-${version}`;
 export const isOldCache = (name: string, version: string) => name.startsWith("parley-shell-") && name !== cacheName(version);

@@ -35,17 +35,21 @@ import { vapidKeys } from "./vapid";
 export const MAX_ATTEMPTS = 8;
 export const BASE_BACKOFF_SECS = 60;
 const MAX_BACKOFF_SECS = 3600;
+const MAX_RETRY_AFTER_SECS = 24 * 3600;
 /** Longer than a send's timeout (15 s): a claim older than this belongs to a send that is gone. */
 export const LEASE_SECS = 120;
 const BATCH = 50;
-/** Finished outbox rows are kept this long (for diagnostics), then deleted. */
+/** Finished outbox rows are kept this long (for diagnostics), then deleted, once an hour. */
 const KEEP_SECS = 7 * 24 * 3600;
+const CLEANUP_EVERY_SECS = 3600;
 
 /** Seconds before attempt `attempts + 1`, after `attempts` failures. */
 export const backoffSecs = (attempts: number) => Math.min(MAX_BACKOFF_SECS, BASE_BACKOFF_SECS * 2 ** Math.max(0, attempts - 1));
 
 /** The apps whose claims from an earlier process were released (once per process start). */
 const started = new WeakSet<App>();
+/** When each app last deleted old outbox rows. */
+const cleaned = new WeakMap<App, number>();
 
 /** Sends what is due; the number of deliveries finished (sent, skipped, given up or gone). */
 export async function deliverDueWebPushes(app: App, signal?: AbortSignal): Promise<number> {
@@ -71,10 +75,15 @@ export async function deliverDueWebPushes(app: App, signal?: AbortSignal): Promi
       subject: vapidSubject(app),
       allowInsecure: app.config.push.allow_insecure_web_push,
       topic: `m${d.message_id}`,
+      signal,
     });
     if (await record(app, d, outcome)) finished++;
   }
-  await app.db.tx((sql) => deleteFinishedWebPushOutbox(sql, nowSecs(app) - KEEP_SECS));
+  const now = nowSecs(app);
+  if (now - (cleaned.get(app) ?? -Infinity) >= CLEANUP_EVERY_SECS) {
+    cleaned.set(app, now);
+    await app.db.tx((sql) => deleteFinishedWebPushOutbox(sql, now - KEEP_SECS));
+  }
   return finished;
 }
 
@@ -101,7 +110,9 @@ async function record(app: App, d: DueDelivery, outcome: SendOutcome): Promise<b
         await app.db.tx((sql) => finishWebPushDelivery(sql, d.id, "failed", now, outcome.reason));
         return true;
       }
-      await app.db.tx((sql) => retryWebPushDeliveryAt(sql, d.id, now + Math.max(backoffSecs(attempts), outcome.retryAfterSecs ?? 0), outcome.reason));
+      // a push service's Retry-After is followed, up to a day
+      const wait = Math.max(backoffSecs(attempts), Math.min(outcome.retryAfterSecs ?? 0, MAX_RETRY_AFTER_SECS));
+      await app.db.tx((sql) => retryWebPushDeliveryAt(sql, d.id, now + wait, outcome.reason));
       return false;
   }
 }
@@ -137,6 +148,7 @@ async function payloadFor(app: App, d: DueDelivery): Promise<WebPushPayload | nu
     sender: { id: sender.id, name: sender.full_name, avatar_url: avatar?.startsWith("/") ? base + avatar : avatar },
     conversation,
     renderedContent: m.rendered_content,
-    showContent: app.realm?.settings.message_content_allowed_in_email_notifications !== false,
+    // the server's rule (Zulip's PUSH_NOTIFICATION_REDACT_CONTENT), then the organization's
+    showContent: !app.config.push.redact_content && app.realm?.settings.message_content_allowed_in_email_notifications !== false,
   });
 }

@@ -26,8 +26,8 @@ export interface WebPushPayload {
   url: string;
 }
 
-/** A push service takes about 4 KB; text this long tells enough. */
-export const MAX_CONTENT = 300;
+/** Zulip's truncate_content for pushes: 200 characters (a push service takes about 4 KB in all). */
+export const MAX_CONTENT = 200;
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " };
 

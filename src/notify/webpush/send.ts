@@ -35,6 +35,8 @@ export interface SendOptions {
   topic?: string;
   ttlSecs?: number;
   timeoutMs?: number;
+  /** the server is stopping: the request is abandoned (and retried after the restart) */
+  signal?: AbortSignal;
 }
 
 type LookupCallback = (err: Error | null, address?: string | { address: string; family: number }[], family?: number) => void;
@@ -67,6 +69,7 @@ function retryAfter(value: string | string[] | undefined): number | undefined {
 export function sendWebPush(target: PushTarget, payload: string, o: SendOptions): Promise<SendOutcome> {
   const refusal = endpointRefusal(target.endpoint, o.allowInsecure);
   if (refusal) return Promise.resolve({ kind: "fail", reason: refusal });
+  if (o.signal?.aborted) return Promise.resolve({ kind: "retry", reason: "the server is stopping" });
   let details: ReturnType<typeof webpush.generateRequestDetails>;
   try {
     details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
@@ -105,6 +108,7 @@ export function sendWebPush(target: PushTarget, payload: string, o: SendOptions)
       },
     );
     req.on("timeout", () => req.destroy(new Error("timed out")));
+    o.signal?.addEventListener("abort", () => req.destroy(new Error("the server is stopping")), { once: true });
     req.on("error", (e) => {
       if (refusedBecause) resolve({ kind: "fail", reason: refusedBecause });
       else resolve({ kind: "retry", reason: `cannot reach the push service: ${e.message}` });

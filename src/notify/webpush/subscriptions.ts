@@ -7,12 +7,17 @@ import { nowSecs, type App } from "../../app";
 import { badRequest } from "../../errors";
 import { requireHuman } from "../../actions/push";
 import type { UserRow } from "../../store/users";
-import { deleteWebPushSubscription, findWebPushSubscription, upsertWebPushSubscription } from "../../store/web-push";
+import { deleteWebPushSubscription, findWebPushSubscription, trimWebPushSubscriptions, upsertWebPushSubscription } from "../../store/web-push";
 import { endpointRefusal } from "./address";
 
 /** Browsers' endpoints are a few hundred characters; this bounds what we keep and send to. */
 const MAX_ENDPOINT_LENGTH = 2048;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+/**
+ * Browsers a person keeps subscribed: each message is pushed to every one, so the list is bounded; a
+ * new browser past it replaces the oldest (browsers drop and renew subscriptions without telling us).
+ */
+export const MAX_SUBSCRIPTIONS = 10;
 
 /** The bytes of a base64url text (padding optional), or null when it is not one. */
 function base64url(text: string): Buffer | null {
@@ -48,15 +53,17 @@ export async function addWebPushSubscription(app: App, me: UserRow, input: WebPu
   if (!key || !validP256Point(key)) throw badRequest("Invalid p256dh: not a P-256 public key (65 bytes, base64url)");
   const auth = base64url(input.auth);
   if (!auth || auth.length !== 16) throw badRequest("Invalid auth: not a 16-byte secret (base64url)");
-  return app.db.tx((sql) =>
-    upsertWebPushSubscription(sql, {
+  return app.db.tx(async (sql) => {
+    const id = await upsertWebPushSubscription(sql, {
       user_id: me.id,
       endpoint: input.endpoint,
       p256dh: key.toString("base64url"),
       auth: auth.toString("base64url"),
       created: nowSecs(app),
-    }),
-  );
+    });
+    await trimWebPushSubscriptions(sql, me.id, MAX_SUBSCRIPTIONS);
+    return id;
+  });
 }
 
 /** Deletes one of the person's own subscriptions (and what was still to be sent to it). */
