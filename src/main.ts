@@ -21,6 +21,8 @@ import { openDb, type Db } from "./store/db";
 import { importSlack } from "./import/slack/import";
 import { ImportError } from "./import/common/problems";
 import { createLoginLinksForEveryone, LOGIN_LINK_SECONDS } from "./actions/login-links";
+import { sendTestEmail } from "./notify/email-outbox";
+import { isValidEmail } from "./domain/validate";
 
 const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
 
@@ -42,6 +44,8 @@ Usage:
   parley import slack EXPORT.zip [--config FILE] [--data-dir DIR] [--token TOKEN] [--org-name NAME] [--print-login-links]
                      a Slack export (its "Export data" zip) into a new organization in an empty or new data
                      dir; with --token (a Slack token) its files are downloaded too
+  parley send-test-email ADDRESS [--config FILE] [--data-dir DIR]
+                     sends one email now through [email] smtp_url (or, without it, to DATA_DIR/emails.log)
   parley --help | --version
 
 Defaults: data dir ./parley-data, host 127.0.0.1, port 9991. Flags beat PARLEY_DATA_DIR, PARLEY_HOST,
@@ -67,6 +71,7 @@ const COMMANDS = {
   restore: { ...COMMON },
   "copy-db": { ...COMMON, to: { type: "string" }, "auth-token": { type: "string" } },
   import: { ...COMMON, token: { type: "string" }, "org-name": { type: "string" }, "print-login-links": { type: "boolean" } },
+  "send-test-email": { ...COMMON },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -86,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
     let values: Record<string, string | boolean | undefined>;
     let positionals: string[] = [];
     try {
-      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: command === "restore" || command === "import" });
+      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: command === "restore" || command === "import" || command === "send-test-email" });
       values = parsed.values as typeof values;
       positionals = parsed.positionals;
     } catch (e) {
@@ -120,6 +125,8 @@ export async function main(argv: string[]): Promise<number> {
         return await copyDb(config, values);
       case "import":
         return await importCommand(config, positionals, values);
+      case "send-test-email":
+        return await testEmail(config, positionals);
     }
     return 2;
   } catch (e) {
@@ -188,6 +195,14 @@ async function addUser(config: Parameters<typeof openApp>[0], values: Record<str
     report(app, user, values.zuliprc);
     return 0;
   });
+}
+
+/** send-test-email ADDRESS: prints what happened as one JSON object; exit 1 when it was not sent. */
+async function testEmail(config: Parameters<typeof openApp>[0], positionals: string[]) {
+  if (positionals.length !== 1 || !isValidEmail(positionals[0]!)) throw new UsageError("send-test-email needs one email ADDRESS");
+  const result = await withApp(config, (app) => sendTestEmail(app, positionals[0]!));
+  (result.ok ? console.log : console.error)(JSON.stringify({ sent: result.ok, to: positionals[0], via: result.via, detail: result.detail }));
+  return result.ok ? 0 : 1;
 }
 
 /** backup: reads the data dir without opening the app (no migration, no lock), so it runs beside a live server. */

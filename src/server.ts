@@ -7,6 +7,7 @@ import { webRoutes } from "./routes/web";
 import { uploadFileRoutes } from "./routes/upload-files";
 import { joinRoutes } from "./routes/join";
 import { loginLinkRoutes } from "./routes/login-links";
+import { accountPageRoutes } from "./routes/account-pages";
 import { emojiDataRoutes } from "./routes/emoji-data";
 import { zulipImageRoutes } from "./routes/zulip-images";
 import { healthRoutes } from "./routes/health";
@@ -80,6 +81,7 @@ export function createServer(app: App) {
     .use(zulipImageRoutes())
     .use(joinRoutes(app))
     .use(loginLinkRoutes(app))
+    .use(accountPageRoutes(app))
     .use(healthRoutes(app));
   // metrics on the main port unless [metrics] port gives them a listener of their own (createMetricsServer)
   if (metrics.enabled && !metrics.port) server.use(metricsRoutes(app));

@@ -1,42 +1,42 @@
-import type { Transporter } from "nodemailer";
 import { nowSecs, type App } from "../app";
+import type { Sql } from "../store/db";
 import { insertOutboxEmail } from "../store/outbox";
 
 export interface Email {
   to: string;
   subject: string;
+  /** the plain-text part */
   body: string;
+  /** an HTML part beside the text */
+  html?: string;
+  /** extra headers (List-Unsubscribe, ...) */
+  headers?: Record<string, string>;
 }
 
-const transports = new Map<string, Promise<Transporter>>();
+/** The domain of [email] from (Message-IDs are made on it). */
+export function fromDomain(app: App): string {
+  const m = /@([^>\s]+)>?\s*$/.exec(app.config.email.from);
+  return m?.[1] ?? "parley.localhost";
+}
 
-function transportFor(url: string): Promise<Transporter> {
-  let t = transports.get(url);
-  if (!t) {
-    t = import("nodemailer").then((m) => m.default.createTransport(url));
-    transports.set(url, t);
-  }
-  return t;
+/** Writes an email into the outbox inside the caller's transaction: it goes out when that commits. */
+export function queueEmail(app: App, sql: Sql, email: Email): Promise<number> {
+  return insertOutboxEmail(sql, {
+    to_address: email.to,
+    subject: email.subject,
+    body: email.body,
+    html: email.html ?? null,
+    headers: email.headers,
+    created: nowSecs(app),
+    domain: fromDomain(app),
+  });
 }
 
 /**
- * Sends an email through [email] smtp_url when it is configured; otherwise writes it to the log.
- * Either way it is recorded in outbox_emails (sent = 1 once SMTP accepted it). A delivery failure
- * is logged, never thrown: the action that asked for the email has already happened.
+ * Queues an email (a durable outbox row, its own transaction). The timer loop sends it through
+ * [email] smtp_url, or appends it to DATA_DIR/emails.log without one (src/notify/email-outbox.ts);
+ * a delivery failure is retried there, never thrown at whoever caused the email.
  */
 export async function sendEmail(app: App, email: Email): Promise<void> {
-  const url = app.config.email.smtp_url;
-  let sent = 0;
-  if (url) {
-    try {
-      const transport = await transportFor(url);
-      await transport.sendMail({ from: app.config.email.from, to: email.to, subject: email.subject, text: email.body });
-      sent = 1;
-    } catch (e) {
-      app.log.error("email delivery failed", { to: email.to, subject: email.subject, error: String(e) });
-    }
-  } else {
-    app.log.info("email (no [email] smtp_url configured)", { to: email.to, subject: email.subject, body: email.body });
-  }
-  await app.db.tx((sql) => insertOutboxEmail(sql, { to_address: email.to, subject: email.subject, body: email.body, created: nowSecs(app), sent }));
+  await app.db.tx((sql) => queueEmail(app, sql, email));
 }

@@ -26,6 +26,7 @@ import {
 } from "../store/settings";
 import { listActiveUserIds, type UserRow } from "../store/users";
 import { emailVisibilityChanged } from "./email-visibility";
+import { checkEmailChange, startEmailChange } from "./email-change";
 import { presenceEnabledChanged } from "./presence";
 import { usersWhoCanAccess } from "./user-access";
 import { changeFullName } from "./user-updates";
@@ -41,6 +42,8 @@ export interface SettingsUpdate {
   newPassword?: string;
   /** the caller's web session: a new password ends every other one (as Zulip's does), not this one */
   currentSession?: string | null;
+  /** a new address: confirmed by a link sent to it before it takes effect (email-change.ts) */
+  email?: string;
 }
 
 function checkSettings(changes: SettingChanges): void {
@@ -66,6 +69,7 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
     if (problem) throw badRequest(problem);
   }
   if (input.timezone !== undefined && !isValidTimezone(input.timezone)) throw badRequest(`Invalid timezone '${input.timezone}'`);
+  const newEmail = input.email === undefined ? null : await checkEmailChange(app, me, input.email);
   let passwordHash: string | undefined;
   if (input.newPassword !== undefined) {
     const ok = me.password_hash !== null && input.oldPassword !== undefined && (await Bun.password.verify(input.oldPassword, me.password_hash).catch(() => false));
@@ -90,6 +94,7 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
     return { changed, timezoneChanged };
   });
   for (const [name, value] of changed) publishSettingChange(app, me, name, value);
+  if (newEmail) await startEmailChange(app, me, newEmail);
   const presence = changed.find(([k]) => k === "presence_enabled");
   if (presence) await presenceEnabledChanged(app, me, presence[1] as boolean);
   if (changed.some(([k]) => k === "email_address_visibility")) await emailVisibilityChanged(app, me);

@@ -77,6 +77,12 @@ export class EventHub {
     return false;
   }
 
+  /** Whether a queue of the user that receives messages is polling now or polled since `sinceMs` (missed-message notifications). */
+  hasLiveMessageQueue(userId: number, sinceMs: number): boolean {
+    for (const q of this.byUser.get(userId) ?? []) if (q.wants("message") && (q.connected || q.lastTouched >= sinceMs)) return true;
+    return false;
+  }
+
   hasQueues(userId: number): boolean {
     return (this.byUser.get(userId)?.size ?? 0) > 0;
   }

@@ -35,6 +35,7 @@ import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
 import { webhookRoutes } from "./webhooks";
 import { profileImageRoutes } from "./profile-images";
+import { passwordResetRoutes } from "./password-reset";
 import { webPushRoutes } from "./web-push";
 
 /**
@@ -81,5 +82,6 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(linkifierRoutes(app))
     .use(scheduledMessageRoutes(app))
     .use(profileImageRoutes(app))
+    .use(passwordResetRoutes(app))
     .use(webPushRoutes(app));
 }

@@ -8,6 +8,7 @@ import { cookie, secureCookies } from "../http/cookies";
 import { clientOf } from "../http/client-address";
 import { realmOf } from "../app";
 import type { InviteRow } from "../store/invites";
+import { escapeHtml as escape, htmlPage } from "./html-page";
 
 /**
  * Redeeming an invitation link, outside /api/v1: GET /join/{key}/ serves a small sign-up page,
@@ -15,34 +16,13 @@ import type { InviteRow } from "../store/invites";
  * browser to the web client. Unknown links are 404 pages, revoked or expired ones 410.
  */
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-const HEADERS = {
-  "content-type": "text/html; charset=utf-8",
-  "cache-control": "no-store",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-};
-
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:4rem auto;padding:0 1rem;color:#222}
-label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;box-sizing:border-box}
-button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}.note{margin:.2rem 0;font-size:.9em;color:#555}
-input[readonly]{background:#eee}`;
-
-function page(title: string, body: string, status = 200): Response {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title><style>${STYLE}</style></head><body><h1>${escape(title)}</h1>${body}</body></html>`;
-  return new Response(html, { status, headers: HEADERS });
-}
-
 /** The sign-up form; an emailed invitation's address is shown fixed (the server ignores any other). */
 function signUpPage(app: App, found: Found, form: { email?: string; full_name?: string } = {}, error?: string, status = 200): Response {
   const realm = realmOf(app);
   const { invite, inviter } = found;
   const fixed = invite.is_multiuse ? null : invite.email!;
   const email = fixed ?? form.email ?? "";
-  return page(
+  return htmlPage(
     `Join ${realm.name}`,
     `<p>${inviter ? `${escape(inviter)} invited you` : "You have been invited"} to join <strong>${escape(realm.name)}</strong>.</p>
 ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
@@ -57,7 +37,7 @@ ${fixed ? '<p id="email-note" class="note">Your account uses the address this in
   );
 }
 
-const linkErrorPage = (e: InviteLinkError) => page(e.status === 404 ? "Invitation not found" : "Invitation no longer valid", `<p>${escape(e.message)}</p>`, e.status);
+const linkErrorPage = (e: InviteLinkError) => htmlPage(e.status === 404 ? "Invitation not found" : "Invitation no longer valid", `<p>${escape(e.message)}</p>`, e.status);
 
 export const joinRoutes = (app: App) =>
   new Elysia()

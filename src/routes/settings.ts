@@ -20,6 +20,7 @@ const optionalSettings = (names: UserSettingName[]) => Object.fromEntries(names.
 const Settings = t.Object({
   ...optionalSettings(USER_SETTING_NAMES),
   full_name: t.Optional(t.String()),
+  email: t.Optional(t.String()),
   timezone: t.Optional(t.String()),
   old_password: t.Optional(t.String()),
   new_password: t.Optional(t.String({ maxLength: MAX_PASSWORD_LENGTH })),
@@ -36,7 +37,7 @@ export const settingsRoutes = (app: App) => {
   const patchSettings = async ({ args, me, request }: { args: Params; me: UserRow; request: Request }) => {
     const p = args.read(Settings) as Record<string, any>;
     const session = request.headers.get("authorization") ? null : sessionToken(request);
-    await updateSettings(app, me, { settings: pickSettings(p), fullName: p.full_name, timezone: p.timezone, oldPassword: p.old_password, newPassword: p.new_password, currentSession: session });
+    await updateSettings(app, me, { settings: pickSettings(p), fullName: p.full_name, timezone: p.timezone, oldPassword: p.old_password, newPassword: p.new_password, email: p.email, currentSession: session });
     return args.success();
   };
   return new Elysia()

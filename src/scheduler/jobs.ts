@@ -10,6 +10,9 @@ import { markIdlePresenceOffline } from "../actions/presence";
 import { syncFullMembers } from "../actions/user-updates";
 import { raiseUnreadFloorsWhenQuiet } from "../actions/messages/unread-floors";
 import { backUpWhenDue } from "../actions/backups";
+import { scanNewMessages } from "../notify/scan";
+import { sendMissedMessageEmails } from "../notify/missed-email";
+import { deliverDueEmails, pruneEmailRecords } from "../notify/email-outbox";
 import { deliverDueWebPushes } from "../notify/webpush/deliver";
 import { deliverOutgoingWebhooks } from "../actions/outgoing-webhooks";
 
@@ -24,6 +27,13 @@ export function defaultJobs(): Job[] {
   return [
     // "at the timestamp, within a second": the loop ticks every 250 ms
     job("deliver-scheduled-messages", 500, deliverDueScheduledMessages),
+    // missed-message notifications: new messages → who gets an email (src/notify/decide.ts) → emails once batched
+    job("scan-messages-for-notifications", SECOND, scanNewMessages),
+    job("send-missed-message-emails", 5 * SECOND, sendMissedMessageEmails),
+    // the email outbox: claimed, sent through [email] smtp_url (or DATA_DIR/emails.log), retried with back-off
+    job("send-emails", SECOND, deliverDueEmails),
+    // sent emails after a week, spent or expired reset and email-change links after a day
+    job("prune-email-records", HOUR, pruneEmailRecords),
     // the Web Push outbox (src/notify/webpush/deliver.ts): due pushes, retries with back-off
     job("deliver-web-pushes", SECOND, deliverDueWebPushes),
     // messages to outgoing-webhook bots, POSTed off the send path (bounded retries with back-off)

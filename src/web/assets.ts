@@ -34,6 +34,8 @@ export interface WebAssets {
   /** `error`: what the page says above the form (a failed or throttled login), or null */
   /** `notice`: a line that is not an error (why the person is here, e.g. their session ended) */
   loginPage(opts: { realmName: string; error: string | null; notice?: string | null }): Response;
+  /** A page in the login page's card (password reset, links from emails): `main` is HTML after the heading. */
+  cardPage(opts: { realmName: string; title: string; main: string; status?: number }): Response;
 }
 
 const prepared = new WeakMap<WebBuild, WebAssets>();
@@ -75,6 +77,13 @@ export function webAssets(build: WebBuild): WebAssets {
             error ? `<p class="login-error" role="alert">${escapeHtml(error)}</p>` : notice ? `<p class="login-notice" role="status">${escapeHtml(notice)}</p>` : "",
           ),
       ),
+    cardPage: ({ realmName, title, main, status = 200 }) => {
+      const html = build.loginHtml
+        .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(title)} · ${escapeHtml(realmName)}</title>`)
+        .replace(/(<h1 id="login-title">)[\s\S]*?(<\/main>)/, (_, open: string, close: string) => `${open}${escapeHtml(title)}</h1>\n${main}\n  ${close}`);
+      const res = page(html);
+      return new Response(res.body, { status, headers: res.headers });
+    },
   };
   prepared.set(build, assets);
   return assets;

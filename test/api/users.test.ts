@@ -434,13 +434,17 @@ describe("DELETE /users/me", () => {
 });
 
 describe("notification email over SMTP", () => {
-  test("with [email] smtp_url the deactivation email goes through SMTP and is recorded as sent", async () => {
+  test("with [email] smtp_url the deactivation email is queued, then sent through SMTP by the outbox job and recorded as sent", async () => {
     const { startFakeSmtp } = await import("../helpers/smtp");
     const smtp = await startFakeSmtp();
     const mailServer = await startServer({ config: (c) => (c.email.smtp_url = `smtp://127.0.0.1:${smtp.port}`) });
     try {
       const u = await makeUser(mailServer, "Mailed Away");
       (await mailServer.users.iago.client.delete(`/users/${u.id}`, { deactivation_notification_comment: "Goodbye from SMTP" })).success();
+      // queued by the request, sent by the timer loop's job
+      expect(smtp.mails.length).toBe(0);
+      const { deliverDueEmails } = await import("../../src/notify/email-outbox");
+      expect(await deliverDueEmails(mailServer.app)).toBe(1);
       expect(smtp.mails.length).toBe(1);
       expect(smtp.mails[0]!.to).toEqual([`<${u.email}>`]);
       expect(smtp.mails[0]!.data).toContain("Goodbye from SMTP");

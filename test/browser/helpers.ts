@@ -106,14 +106,14 @@ export const topicHash = (streamId: number, channel: string, topic: string) => `
 
 const AXE = await Bun.file(Bun.resolveSync("axe-core/axe.min.js", import.meta.dir)).text();
 
-/** axe-core's serious and critical violations inside the open dialog (WCAG 2.2 A and AA), injected from node_modules. */
-export async function dialogViolations(page: Page): Promise<string[]> {
+/** axe-core's serious and critical violations inside the open dialog (or `include`) (WCAG 2.2 A and AA), injected from node_modules. */
+export async function dialogViolations(page: Page, include = ".dialog"): Promise<string[]> {
   await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
+  return page.evaluate(async (include) => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const axe = (window as any).axe;
-    const r = await axe.run({ include: [".dialog"] }, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+    const r = await axe.run({ include: [include] }, { resultTypes: ["violations"], runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return r.violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(" ")).join(", ")}`) as string[];
-  });
+  }, include);
 }

@@ -6,9 +6,20 @@ export interface ReceivedMail {
   data: string;
 }
 
+export interface FakeSmtp {
+  port: number;
+  mails: ReceivedMail[];
+  /** while true, every message is refused with a temporary failure (451) */
+  refusing: boolean;
+  /** the i-th mail, parsed (headers, text and HTML parts) */
+  parsed(i: number): Promise<import("mailparser").ParsedMail>;
+  close(): Promise<void>;
+}
+
 /** A minimal SMTP server on 127.0.0.1 that accepts every message (no TLS, no auth) and keeps it. */
-export async function startFakeSmtp(): Promise<{ port: number; mails: ReceivedMail[]; close(): Promise<void> }> {
+export async function startFakeSmtp(): Promise<FakeSmtp> {
   const mails: ReceivedMail[] = [];
+  const state = { refusing: false };
   const server: Server = createServer((socket) => {
     let buffer = "";
     let current: ReceivedMail = { from: "", to: [], data: "" };
@@ -34,6 +45,7 @@ export async function startFakeSmtp(): Promise<{ port: number; mails: ReceivedMa
         buffer = buffer.slice(nl + 2);
         const cmd = line.slice(0, 4).toUpperCase();
         if (cmd === "EHLO" || cmd === "HELO") socket.write("250 fake.smtp\r\n");
+        else if (cmd === "MAIL" && state.refusing) socket.write("451 4.3.0 try again later\r\n");
         else if (cmd === "MAIL") (current.from = line.slice(10).trim()), socket.write("250 OK\r\n");
         else if (cmd === "RCPT") current.to.push(line.slice(8).trim()), socket.write("250 OK\r\n");
         else if (cmd === "DATA") (inData = true), socket.write("354 go ahead\r\n");
@@ -45,5 +57,19 @@ export async function startFakeSmtp(): Promise<{ port: number; mails: ReceivedMa
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
-  return { port, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    mails,
+    get refusing() {
+      return state.refusing;
+    },
+    set refusing(v: boolean) {
+      state.refusing = v;
+    },
+    async parsed(i: number) {
+      const { simpleParser } = await import("mailparser");
+      return simpleParser(mails[i]!.data.replace(/^\.\./gm, "."));
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

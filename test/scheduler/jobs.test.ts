@@ -48,7 +48,11 @@ describe("the default jobs", () => {
         "expire-tus-uploads",
         "gc-event-queues",
         "mark-presence-offline",
+        "prune-email-records",
         "raise-unread-floors",
+        "scan-messages-for-notifications",
+        "send-emails",
+        "send-missed-message-emails",
         "sync-full-members",
       ].sort(),
     );
