@@ -216,6 +216,8 @@ describe("upgrading a data dir written at each earlier schema", () => {
       raw.close();
       expect(before.get("user_messages")!.length).toBeGreaterThan(20);
       cpSync(join(s.dataDir, "uploads"), join(dir, "uploads"), { recursive: true });
+      // the data dir's Web Push keys come along with it (server_settings reports the public one)
+      cpSync(join(s.dataDir, "vapid.json"), join(dir, "vapid.json"));
 
       // the start of a newer Parley: openApp migrates
       const config = loadConfig({ dataDir: dir }, {});
