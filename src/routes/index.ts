@@ -33,6 +33,7 @@ import { draftRoutes } from "./drafts";
 import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
+import { serverPageRoutes } from "./server-page";
 
 /**
  * Every API area, mounted twice from this one list: under /api/v1 (API keys, what every Zulip client
@@ -76,5 +77,6 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(draftRoutes(app))
     .use(savedSnippetRoutes(app))
     .use(linkifierRoutes(app))
-    .use(scheduledMessageRoutes(app));
+    .use(scheduledMessageRoutes(app))
+    .use(serverPageRoutes(app));
 }
