@@ -107,6 +107,7 @@ export function sampleState(): State {
     realm_emoji: {},
     drafts: {},
     scheduled: {},
+    org: { settings: {}, user_defaults: {}, linkifiers: [], playgrounds: [], profile_fields: [], default_channels: [], default_channel_groups: [], channel_folders: [] },
   };
 }
 

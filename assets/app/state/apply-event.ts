@@ -10,6 +10,7 @@ import { onRealm, onRealmEmoji, onUserGroup, onUserSettings, onUserTopic } from 
 import { onReaction, onSubmessage } from "./reduce/reactions";
 import { onDrafts, onScheduledMessages } from "./reduce/drafts";
 import { onStream, onSubscription } from "./reduce/channels";
+import { onChannelFolder, onDefaultStreamGroups, onDefaultStreams, onLinkifiers, onPlaygrounds, onProfileFields, onRealmSettings, onUserDefaults } from "./reduce/org";
 import type { State } from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -29,12 +30,19 @@ const REDUCERS: Record<string, (state: State, e: ServerEvent) => State> = {
   user_settings: onUserSettings,
   user_topic: onUserTopic,
   user_group: onUserGroup,
-  realm: onRealm,
+  realm: (state, e) => onRealmSettings(onRealm(state, e), e),
   realm_emoji: onRealmEmoji,
   reaction: onReaction,
   submessage: onSubmessage,
   drafts: onDrafts,
   scheduled_messages: onScheduledMessages,
+  realm_user_settings_defaults: onUserDefaults,
+  realm_linkifiers: onLinkifiers,
+  realm_playgrounds: onPlaygrounds,
+  custom_profile_fields: onProfileFields,
+  default_streams: onDefaultStreams,
+  default_stream_groups: onDefaultStreamGroups,
+  channel_folder: onChannelFolder,
 };
 
 export function applyEvent(state: State, e: ServerEvent): State {

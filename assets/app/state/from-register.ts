@@ -1,6 +1,8 @@
 /** The state from a POST /register answer (REGISTER_PARAMS): the one place the app reads it. */
 import { dmKey } from "./people";
 import { placeKey } from "./user-topics";
+import { orgOf } from "./org";
+import { toGroupSetting } from "./group-setting";
 import {
   CHANNEL_PERMISSIONS,
   type Channel,
@@ -33,9 +35,7 @@ export const toUser = (u: Json, isActive = u.is_active ?? true): User => ({
   avatar_url: u.avatar_url ?? null,
 });
 
-/** A group-setting value as the app keeps it (an anonymous group's lists sorted). */
-export const toGroupSetting = (v: Json): GroupSetting =>
-  typeof v === "number" ? v : { direct_members: [...(v?.direct_members ?? [])].sort((a, b) => a - b), direct_subgroups: [...(v?.direct_subgroups ?? [])].sort((a, b) => a - b) };
+export { toGroupSetting } from "./group-setting";
 
 /** A list of subscribers as the app keeps it: sorted, no duplicates. */
 export const sortedIds = (ids: readonly number[] | undefined): number[] => [...new Set(ids ?? [])].sort((a, b) => a - b);
@@ -234,5 +234,6 @@ export function fromRegister(r: Json): State {
     realm_emoji: realmEmojiOf(r.realm_emoji),
     drafts: Object.fromEntries((r.drafts ?? []).map((d: Json) => [d.id, toDraft(d)])),
     scheduled: Object.fromEntries((r.scheduled_messages ?? []).map((m: Json) => [m.scheduled_message_id, toScheduled(m)])),
+    org: orgOf(r),
   };
 }

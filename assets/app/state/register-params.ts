@@ -20,6 +20,14 @@ export const FETCH_EVENT_TYPES = [
   "realm_emoji",
   "drafts",
   "scheduled_messages",
+  // the organization's settings and lists (state/org.ts)
+  "realm_user_settings_defaults",
+  "realm_linkifiers",
+  "realm_playgrounds",
+  "custom_profile_fields",
+  "default_streams",
+  "default_stream_groups",
+  "channel_folders",
 ];
 
 export const CLIENT_CAPABILITIES = {

@@ -4,6 +4,8 @@
  * fresh /register in tests and replaced wholesale when the event queue is lost.
  */
 
+import type { OrgState } from "./org";
+
 /**
  * One term of a search (Zulip's narrow terms). Operands are kept in a canonical form: a channel by its
  * id, people (sender, dm) by their ids, comma-separated; free text under the "search" operator.
@@ -324,4 +326,6 @@ export interface State {
   drafts: Record<number, ServerDraft>;
   /** messages the person scheduled, not yet sent, by id */
   scheduled: Record<number, ScheduledMessage>;
+  /** the organization's settings and lists, for the administration screens */
+  org: OrgState;
 }
