@@ -107,7 +107,7 @@ export function sampleState(): State {
     realm_emoji: {},
     drafts: {},
     scheduled: {},
-    org: { settings: {}, user_defaults: {}, linkifiers: [], playgrounds: [], profile_fields: [], default_channels: [], default_channel_groups: [], channel_folders: [] },
+    org: { settings: { can_add_custom_emoji_group: 3 }, user_defaults: {}, linkifiers: [], playgrounds: [], profile_fields: [], default_channels: [], default_channel_groups: [], channel_folders: [] },
   };
 }
 

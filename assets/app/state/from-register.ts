@@ -150,7 +150,7 @@ function realmOf(r: Json): Realm {
   };
 }
 
-export const toRealmEmoji = (e: Json): RealmEmoji => ({ id: String(e.id), name: e.name, source_url: e.source_url, deactivated: !!e.deactivated });
+export const toRealmEmoji = (e: Json): RealmEmoji => ({ id: String(e.id), name: e.name, source_url: e.source_url, deactivated: !!e.deactivated, author_id: e.author_id ?? null });
 
 export function realmEmojiOf(dict: Json): Record<string, RealmEmoji> {
   const out: Record<string, RealmEmoji> = {};

@@ -165,3 +165,47 @@ export function canToggleSubscription(state: State, streamId: number): boolean {
   if (!ch.invite_only) return true;
   return inChannelSetting(state, ch, "can_subscribe_group") || inChannelSetting(state, ch, "can_add_subscribers_group");
 }
+
+// The organization's administration screens (Zulip's settings_org.ts, settings_emoji.ts and the
+// server's checks in actions/realm.ts, realm-emoji.ts): who sees which section and who may change what.
+
+const isOwnerRole = (state: State) => role(state) === ROLE.owner;
+
+/** Settings only owners may change (the server's OWNER_ONLY_REALM_SETTINGS, Zulip's update_realm). */
+export const OWNER_ONLY_ORG_SETTINGS: ReadonlySet<string> = new Set([
+  "invite_required",
+  "create_multiuse_invite_group",
+  "can_create_groups",
+  "can_invite_users_group",
+  "can_manage_all_groups",
+  "emails_restricted_to_domains",
+  "disallow_disposable_email_addresses",
+  "waiting_period_threshold",
+  "message_retention_days",
+]);
+
+/** The organization's sections of the settings overlay. */
+export type OrgSection = "profile" | "settings" | "permissions" | "user-defaults" | "emoji" | "linkifiers" | "playgrounds" | "profile-fields" | "default-channels" | "channel-folders" | "invites" | "server";
+
+/**
+ * Whether the person sees a section: everyone sees the organization's settings (read-only unless they
+ * may change them, as in Zulip); the invitations only those who may invite or administrators; the
+ * server's page only owners.
+ */
+export function seesOrgSection(state: State, section: OrgSection): boolean {
+  if (section === "server") return isOwnerRole(state);
+  if (section === "invites") return isAdmin(state) || canInvite(state);
+  return true;
+}
+
+/** May change one organization setting (PATCH /realm): administrators, owners for the owner-only ones. */
+export const canEditOrgSetting = (state: State, name: string): boolean => isAdmin(state) && (!OWNER_ONLY_ORG_SETTINGS.has(name) || isOwnerRole(state));
+
+/** May change the organization's lists: linkifiers, playgrounds, profile fields, default channels, folders, new users' defaults. */
+export const canAdministerOrg = (state: State): boolean => isAdmin(state);
+
+/** May upload a custom emoji: in can_add_custom_emoji_group (never a guest). */
+export const canAddEmoji = (state: State): boolean => !isGuest(state) && holds(state, state.org.settings.can_add_custom_emoji_group);
+
+/** May delete a custom emoji: administrators, or its author. */
+export const canDeleteEmoji = (state: State, emoji: { author_id: number | null }): boolean => isAdmin(state) || (emoji.author_id !== null && emoji.author_id === state.me);

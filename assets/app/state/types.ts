@@ -219,6 +219,8 @@ export interface RealmEmoji {
   name: string;
   source_url: string;
   deactivated: boolean;
+  /** who uploaded it (null: unknown) */
+  author_id: number | null;
 }
 
 /** A draft kept by the server (when the person synchronizes drafts). */
