@@ -46,6 +46,21 @@ export async function api<T = any>(method: Method, path: string, params: Params 
     if (signal?.aborted) throw e;
     throw new NetworkError("Parley's server cannot be reached.");
   }
+  return answer<T>(res);
+}
+
+/** A multipart POST (an image with its fields), answered like api(). */
+export async function apiUpload<T = any>(path: string, form: FormData): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/json${path}`, { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrfToken() }, body: form });
+  } catch {
+    throw new NetworkError("Parley's server cannot be reached.");
+  }
+  return answer<T>(res);
+}
+
+async function answer<T>(res: Response): Promise<T> {
   let body: any;
   try {
     body = await res.json();
