@@ -43,6 +43,7 @@ export const mutedUsers = computed(() => the().muted_users);
 export const realmEmoji = computed(() => the().realm_emoji);
 export const serverDrafts = computed(() => the().drafts);
 export const scheduled = computed(() => the().scheduled);
+export const org = computed(() => the().org);
 
 /** recounted only when unread messages, subscriptions or topic settings change */
 export const counts = computed(() => unreadCounts({ unread: unread.value, subscriptions: subscriptions.value, user_topics: userTopics.value }));
