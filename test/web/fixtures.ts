@@ -49,6 +49,9 @@ export function sampleState(): State {
       max_stream_name_length: 60,
       max_stream_description_length: 1024,
       new_stream_announcements_stream_id: -1,
+      name_changes_disabled: false,
+      email_changes_disabled: false,
+      avatar_changes_disabled: false,
     },
     users: {
       4: user(4, "King Hamlet"),

@@ -1,10 +1,10 @@
 /** The web app's URLs: Zulip's #narrow forms, written and read back (assets/app/nav/hash.ts). */
 import { describe, expect, test } from "bun:test";
-import { decodeHashComponent, encodeHashComponent, homeView, parseHash, viewHash, type View } from "../../assets/app/nav/hash";
+import { decodeHashComponent, encodeHashComponent, homeView, parseHash, viewHash, type PageView, type View } from "../../assets/app/nav/hash";
 import { sampleState } from "./fixtures";
 
 const state = sampleState();
-const narrow = (n: Extract<View, { kind: "narrow" }>["narrow"], near?: number): View => ({ kind: "narrow", narrow: n, ...(near ? { near } : {}) });
+const narrow = (n: Extract<View, { kind: "narrow" }>["narrow"], near?: number): PageView => ({ kind: "narrow", narrow: n, ...(near ? { near } : {}) });
 
 describe("view URLs", () => {
   test("each view is written in Zulip's form", () => {
@@ -65,9 +65,23 @@ describe("view URLs", () => {
     expect(parseHash(state, "")).toEqual({ kind: "inbox" });
     expect(parseHash({ ...state, settings: { ...state.settings, web_home_view: "recent_topics" } }, "#")).toEqual({ kind: "recent" });
     expect(homeView({ ...state, settings: { ...state.settings, web_home_view: "all_messages" } })).toEqual(narrow({ kind: "feed" }));
-    for (const h of ["#narrow/channel", "#narrow/unknown/x", "#narrow/channel/gone", "#narrow/sender/nobody", "#settings/profile", "#narrow/channel/12-general/topic", "#narrow/channel/12/channel/13", "#narrow/near/abc", "#narrow/channel/.E0"]) {
+    for (const h of ["#narrow/channel", "#narrow/unknown/x", "#narrow/channel/gone", "#narrow/sender/nobody", "#narrow/channel/12-general/topic", "#narrow/channel/12/channel/13", "#narrow/near/abc", "#narrow/channel/.E0"]) {
       expect(parseHash(state, h)).toBeNull();
     }
+  });
+
+  test("the settings overlay's sections are written and read in Zulip's forms", () => {
+    const profile = { kind: "settings", area: "personal", section: "profile" } as const;
+    const admin = { kind: "settings", area: "organization", section: "organization-profile" } as const;
+    expect(viewHash(state, profile)).toBe("#settings/profile");
+    expect(viewHash(state, admin)).toBe("#organization/organization-profile");
+    expect(viewHash(state, { kind: "settings", area: "personal", section: "" })).toBe("#settings");
+    expect(parseHash(state, "#settings/profile")).toEqual(profile);
+    expect(parseHash(state, "#organization/organization-profile")).toEqual(admin);
+    // no section: the area's first; a deeper path (Zulip's bot-list-admin/all-bots) opens its section
+    expect(parseHash(state, "#settings")).toEqual({ kind: "settings", area: "personal", section: "" });
+    expect(parseHash(state, "#organization/bot-list-admin/all-bots")).toEqual({ kind: "settings", area: "organization", section: "bot-list-admin" });
+    expect(parseHash(state, "#settings/Profile!")).toBeNull();
   });
 
   test("hash components encode like Zulip's hash_util (\".\" for \"%\") and decode back", () => {

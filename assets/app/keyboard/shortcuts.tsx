@@ -5,7 +5,7 @@
  * to the home view. None fires while the person types in a field, or with Ctrl, Alt or ⌘ held; open
  * menus and dialogs handle their own keys.
  */
-import { navigate, view } from "../nav/router";
+import { navigate, settingsView, view } from "../nav/router";
 import { homeView } from "../nav/hash";
 import { narrowKey } from "../state/narrow";
 import { state } from "../state/store";
@@ -54,7 +54,8 @@ function onKey(e: KeyboardEvent): void {
     return;
   }
   // an open menu, dialog or message editor has the keys (Escape closes it, not the view)
-  if (dialogOpen() || editing.peek() || target?.closest("[role=menu], .lightbox") || document.querySelector(".menu[role=menu]")) return;
+  // so does the settings overlay
+  if (dialogOpen() || settingsView.peek() || editing.peek() || target?.closest("[role=menu], .lightbox") || document.querySelector(".menu[role=menu]")) return;
   const v = view.value;
   const s = state.value!;
   const inView = v.kind === "narrow";

@@ -3,7 +3,8 @@
  * `#narrow/channel/12-general/topic/lunch`, `#narrow/dm/5-Hamlet`, `#narrow/dm/5,9-group`,
  * `#narrow/is/starred`, `#narrow/is/mentioned`, searches as their terms (`#narrow/sender/5-Hamlet/search/ghost`),
  * with `/near/ID` for a message; `#drafts` and `#scheduled` (Zulip's overlays of drafts and scheduled
- * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`).
+ * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`),
+ * `#settings/<section>` and `#organization/<section>` (the settings overlay, Zulip's section names).
  * Components are encoded as Zulip's hash_util does (percent-encoding with "." for "%").
  */
 import { dmKey, keyIds } from "../state/people";
@@ -15,13 +16,23 @@ import { canonicalOperator, channelId, narrowForTerms, OPERATORS, personId } fro
 export type ChannelsTab = "all" | "subscribed" | "notsubscribed";
 export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "notsubscribed"];
 
+/** The two halves of the settings overlay: the person's own settings and the organization's. */
+export type SettingsArea = "personal" | "organization";
+const AREA_HASH: Record<SettingsArea, string> = { personal: "settings", organization: "organization" };
+
 export type View =
   | { kind: "inbox" }
   | { kind: "recent" }
   | { kind: "drafts" }
   | { kind: "scheduled" }
   | { kind: "channels"; tab: ChannelsTab }
+  /** a settings section ("" for the area's first), drawn over the view beneath it */
+  | { kind: "settings"; area: SettingsArea; section: string }
   | { kind: "narrow"; narrow: Narrow; near?: number };
+
+/** A view of the page itself (what the settings overlay is drawn over). */
+export type PageView = Exclude<View, { kind: "settings" }>;
+export type SettingsView = Extract<View, { kind: "settings" }>;
 
 const REPLACEMENTS: Record<string, string> = { "%": ".", "(": ".28", ")": ".29", ".": ".2E" };
 export const encodeHashComponent = (s: string) => encodeURIComponent(s).replace(/[%().]/g, (c) => REPLACEMENTS[c]!);
@@ -89,11 +100,12 @@ export function viewHash(state: State, v: View): string {
   if (v.kind === "drafts") return "#drafts";
   if (v.kind === "scheduled") return "#scheduled";
   if (v.kind === "channels") return `#channels/${v.tab}`;
+  if (v.kind === "settings") return `#${AREA_HASH[v.area]}${v.section ? `/${v.section}` : ""}`;
   return narrowHash(state, v.narrow) + (v.near ? `/near/${v.near}` : "");
 }
 
 /** The view a person starts on (their web_home_view setting). */
-export function homeView(state: State): View {
+export function homeView(state: State): PageView {
   const home = state.settings.web_home_view;
   if (home === "recent_topics") return { kind: "recent" };
   if (home === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
@@ -150,6 +162,8 @@ export function parseHash(state: State, hash: string): View | null {
   if (simple === "feed" || simple === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
   const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed))?$/.exec(simple);
   if (channels) return { kind: "channels", tab: (channels[1] as ChannelsTab | undefined) ?? "subscribed" };
+  const settings = /^(settings|organization)(?:\/([a-z0-9-]+)(?:\/.*)?)?$/.exec(simple);
+  if (settings) return { kind: "settings", area: settings[1] === "settings" ? "personal" : "organization", section: settings[2] ?? "" };
   const parts = h.split("/");
   // a trailing slash is dropped, but an empty last operand is the empty topic ("…/topic/")
   if (parts.length % 2 === 0 && parts[parts.length - 1] === "") parts.pop();

@@ -1,16 +1,29 @@
 /**
  * The current view follows the URL's hash: navigating sets the hash (so the back button, reloads and
  * shared links land in the same place), and a hash the app cannot show falls back to the home view.
+ * A settings hash (`#settings/…`, `#organization/…`) opens the settings overlay over the view beneath,
+ * which stays as it was; closing the overlay returns to that view's hash.
  */
 import { signal } from "@preact/signals";
 import { state } from "../state/store";
-import { homeView, parseHash, viewHash, type View } from "./hash";
+import { homeView, parseHash, viewHash, type PageView, type SettingsView, type View } from "./hash";
 
-export const view = signal<View>({ kind: "inbox" });
+export const view = signal<PageView>({ kind: "inbox" });
+/** The open settings section, or null when the overlay is closed. */
+export const settingsView = signal<SettingsView | null>(null);
+let pageShown = false;
 
 function follow(): void {
   const s = state.value!;
   const parsed = parseHash(s, location.hash);
+  if (parsed?.kind === "settings") {
+    settingsView.value = parsed;
+    if (!pageShown) view.value = homeView(s);
+    pageShown = true;
+    return;
+  }
+  settingsView.value = null;
+  pageShown = true;
   if (parsed) {
     view.value = parsed;
     return;
@@ -27,9 +40,13 @@ export function startRouter(): void {
 
 export function navigate(v: View): void {
   const hash = viewHash(state.value!, v);
-  if (location.hash === hash) view.value = v;
-  else location.hash = hash;
+  if (location.hash !== hash) location.hash = hash;
+  else if (v.kind === "settings") settingsView.value = v;
+  else view.value = v;
 }
+
+/** Closes the settings overlay: back to the view beneath it. */
+export const closeSettings = () => navigate(view.peek());
 
 export const hrefOf = (v: View) => viewHash(state.value!, v);
 

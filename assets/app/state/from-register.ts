@@ -147,6 +147,9 @@ function realmOf(r: Json): Realm {
     max_stream_name_length: r.max_stream_name_length ?? 60,
     max_stream_description_length: r.max_stream_description_length ?? 1024,
     new_stream_announcements_stream_id: r.realm_new_stream_announcements_stream_id ?? -1,
+    name_changes_disabled: !!r.realm_name_changes_disabled,
+    email_changes_disabled: !!r.realm_email_changes_disabled,
+    avatar_changes_disabled: !!r.realm_avatar_changes_disabled,
   };
 }
 

@@ -13,7 +13,7 @@ const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 }
 const role = (state: State) => state.users[state.me]?.role ?? ROLE.member;
 export const isGuest = (state: State) => role(state) >= ROLE.guest;
 export const isModerator = (state: State) => role(state) <= ROLE.moderator;
-const isAdmin = (state: State) => role(state) <= ROLE.admin;
+export const isAdmin = (state: State) => role(state) <= ROLE.admin;
 
 /** Whether the person is in a group setting (a group, through its subgroups, or an anonymous group). */
 export function holds(state: State, setting: GroupSetting | undefined): boolean {

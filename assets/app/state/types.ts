@@ -194,6 +194,10 @@ export interface Realm {
   max_stream_description_length: number;
   /** where new channels are announced (-1: nowhere) */
   new_stream_announcements_stream_id: number;
+  /** members may not change their own names, emails or avatars (administrators still may) */
+  name_changes_disabled: boolean;
+  email_changes_disabled: boolean;
+  avatar_changes_disabled: boolean;
 }
 
 export interface Reaction {

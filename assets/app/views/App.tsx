@@ -4,8 +4,8 @@
  */
 import { signal } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
-import { view } from "../nav/router";
-import type { View } from "../nav/hash";
+import { settingsView, view } from "../nav/router";
+import type { PageView } from "../nav/hash";
 import { narrowKey } from "../state/narrow";
 import { dmTitle } from "../state/people";
 import { channels, counts, realm, settings, users } from "../state/store";
@@ -24,6 +24,8 @@ import { lazy } from "../lib/lazy";
 const DraftsView = lazy(() => import("./DraftsView").then((m) => m.DraftsView));
 const ScheduledView = lazy(() => import("./ScheduledView").then((m) => m.ScheduledView));
 const BrowseChannels = lazy(() => import("./BrowseChannels").then((m) => m.BrowseChannels));
+// the settings overlay and each of its sections are chunks of their own
+const SettingsOverlay = lazy(() => import("./settings/SettingsOverlay").then((m) => m.SettingsOverlay));
 import { Inbox } from "./Inbox";
 import { Lightbox } from "./Lightbox";
 import { MessageView } from "./MessageView";
@@ -40,7 +42,7 @@ const systemDark = matchMedia("(prefers-color-scheme: dark)");
 const prefersDark = signal(systemDark.matches);
 systemDark.addEventListener("change", (e) => (prefersDark.value = e.matches));
 
-function viewTitle(v: View): string {
+function viewTitle(v: PageView): string {
   if (v.kind === "inbox") return "Inbox";
   if (v.kind === "recent") return "Recent conversations";
   if (v.kind === "drafts") return "Drafts";
@@ -68,7 +70,7 @@ function viewTitle(v: View): string {
   }
 }
 
-function Main({ v }: { v: View }) {
+function Main({ v }: { v: PageView }) {
   if (v.kind === "inbox") return <Inbox />;
   if (v.kind === "recent") return <RecentView />;
   if (v.kind === "drafts") return <DraftsView />;
@@ -78,9 +80,9 @@ function Main({ v }: { v: View }) {
 }
 
 /** The page's title and icon carry the view's name and the unread count. */
-function TitleAndIcon({ v }: { v: View }) {
+function TitleAndIcon({ v, inSettings }: { v: PageView; inSettings: boolean }) {
   const total = counts.value.total;
-  const title = viewTitle(v);
+  const title = inSettings ? "Settings" : viewTitle(v);
   const name = realm.value.name;
   useEffect(() => {
     showTitle(title, name, total);
@@ -101,6 +103,7 @@ function Theme() {
 
 export function App({ onRetry }: { onRetry(): void }) {
   const v = view.value;
+  const open = settingsView.value;
   const [leftOpen, setLeftOpen] = useState(false);
   const [rightOpen, setRightOpen] = useState(false);
 
@@ -122,17 +125,18 @@ export function App({ onRetry }: { onRetry(): void }) {
 
   return (
     <div class={`app-shell ${leftOpen ? "left-open" : ""} ${rightOpen ? "right-open" : ""}`}>
-      <TitleAndIcon v={v} />
+      <TitleAndIcon v={v} inSettings={!!open} />
       <Theme />
-      <a class="skip-link" href="#main-pane" onClick={(e) => (e.preventDefault(), document.getElementById("main-pane")?.focus())}>
+      {/* beneath the settings overlay, the page is out of reach of the keyboard and of screen readers */}
+      <a inert={!!open} class="skip-link" href="#main-pane" onClick={(e) => (e.preventDefault(), document.getElementById("main-pane")?.focus())}>
         Skip to the messages
       </a>
-      <TopBar leftOpen={leftOpen} rightOpen={rightOpen} toggleLeft={() => (setLeftOpen(!leftOpen), setRightOpen(false))} toggleRight={() => (setRightOpen(!rightOpen), setLeftOpen(false))} />
-      <div class="banners">
+      <TopBar inert={!!open} leftOpen={leftOpen} rightOpen={rightOpen} toggleLeft={() => (setLeftOpen(!leftOpen), setRightOpen(false))} toggleRight={() => (setRightOpen(!rightOpen), setLeftOpen(false))} />
+      <div class="banners" inert={!!open}>
         <ConnectionBanner onRetry={onRetry} />
         <NotificationBanner />
       </div>
-      <div class="layout">
+      <div class="layout" inert={!!open}>
         <nav id="left-sidebar" class="left-sidebar" aria-label="Views, channels and conversations">
           <ViewsNav />
           <ChannelList key={generation.value} />
@@ -146,6 +150,7 @@ export function App({ onRetry }: { onRetry(): void }) {
         </aside>
         {(leftOpen || rightOpen) && <div class="scrim" aria-hidden="true" onClick={() => (setLeftOpen(false), setRightOpen(false))} />}
       </div>
+      {open && <SettingsOverlay v={open} />}
       <Lightbox />
       <EmojiPickerHost />
       <DialogHost />

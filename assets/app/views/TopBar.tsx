@@ -1,9 +1,10 @@
 /** The bar across the top: the organization, the sidebar toggles on small screens, the person's menu. */
 import { updateSetting } from "../api/calls";
-import { hrefOf } from "../nav/router";
+import { hrefOf, navigate } from "../nav/router";
 import { canInvite } from "../state/permissions";
+import { sectionsOf } from "./settings/sections";
 import { me, realm, settings, state, users } from "../state/store";
-import { BellIcon, InviteIcon, KeyboardIcon, LockIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
+import { BellIcon, BuildingIcon, GearIcon, InviteIcon, KeyboardIcon, LockIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
 import { openLazyDialog } from "./Dialog";
 import { SearchBar } from "./SearchBar";
 import { openKeyboardHelp } from "../keyboard/shortcuts";
@@ -22,6 +23,8 @@ function personalItems(): MenuItem[] {
     { label: "Follow the system's theme", icon: <MonitorIcon size={16} />, checked: scheme === SCHEME.automatic, onSelect: choose(SCHEME.automatic) },
     { label: "Light theme", icon: <SunIcon size={16} />, checked: scheme === SCHEME.light, onSelect: choose(SCHEME.light) },
     { label: "Dark theme", icon: <MoonIcon size={16} />, checked: scheme === SCHEME.dark, onSelect: choose(SCHEME.dark) },
+    { label: "Personal settings", icon: <GearIcon size={16} />, onSelect: () => navigate({ kind: "settings", area: "personal", section: "" }) },
+    ...(sectionsOf(state.value!, "organization").length ? [{ label: "Organization settings", icon: <BuildingIcon size={16} />, onSelect: () => navigate({ kind: "settings", area: "organization", section: "" }) }] : []),
     { label: "Notification settings", icon: <BellIcon size={16} />, onSelect: openNotificationSettings },
     { label: "Change password", icon: <LockIcon size={16} />, onSelect: openPasswordDialog },
     { label: "Keyboard shortcuts", icon: <KeyboardIcon size={16} />, onSelect: openKeyboardHelp },
@@ -42,16 +45,17 @@ export function openNotificationSettings(): void {
 }
 
 interface Props {
+  inert?: boolean;
   leftOpen: boolean;
   rightOpen: boolean;
   toggleLeft(): void;
   toggleRight(): void;
 }
 
-export function TopBar({ leftOpen, rightOpen, toggleLeft, toggleRight }: Props) {
+export function TopBar({ inert, leftOpen, rightOpen, toggleLeft, toggleRight }: Props) {
   const myName = users.value[me.value]?.full_name ?? "";
   return (
-    <header class="top-bar">
+    <header class="top-bar" inert={inert}>
       <button type="button" class="icon-button toggle-left" aria-label="Channels and views" aria-expanded={leftOpen} aria-controls="left-sidebar" onClick={toggleLeft}>
         <MenuIcon />
       </button>

@@ -44,3 +44,6 @@ export const HistoryIcon = (p: Props) => icon(<><path d="M4 12a8 8 0 1 0 2.4-5.7
 export const BellIcon = (p: Props) => icon(<><path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" /><path d="M10 20.5a2 2 0 0 0 4 0" /></>, p);
 export const KeyboardIcon = (p: Props) => icon(<><rect x="3" y="6" width="18" height="12" rx="2" /><path d="M7 10h.01M11 10h.01M15 10h.01M7 14h10" /></>, p);
 export const InviteIcon = (p: Props) => icon(<><circle cx="10" cy="8" r="3.5" /><path d="M3.5 19.5a6.5 6.5 0 0 1 11.5-4.2M18 13v7M14.5 16.5h7" /></>, p);
+export const ArrowLeftIcon = (p: Props) => icon(<path d="M19 12H5m6-6-6 6 6 6" />, p);
+export const GearIcon = (p: Props) => icon(<><circle cx="12" cy="12" r="3" /><path d="M12 2.5v3M12 18.5v3M4.2 6.5l2.6 1.5M17.2 16l2.6 1.5M4.2 17.5 6.8 16M17.2 8l2.6-1.5" /></>, p);
+export const BuildingIcon = (p: Props) => icon(<><rect x="5" y="3.5" width="14" height="17" rx="1.5" /><path d="M9 8h2M13 8h2M9 12h2M13 12h2M10 20.5v-4h4v4" /></>, p);

@@ -65,6 +65,9 @@ const REALM_FIELDS: Record<string, keyof Realm> = {
   message_edit_history_visibility_policy: "message_edit_history_visibility_policy",
   enable_spectator_access: "enable_spectator_access",
   new_stream_announcements_stream_id: "new_stream_announcements_stream_id",
+  name_changes_disabled: "name_changes_disabled",
+  email_changes_disabled: "email_changes_disabled",
+  avatar_changes_disabled: "avatar_changes_disabled",
 };
 
 /** Organization permissions (group settings) the app reads. */

@@ -1,0 +1,92 @@
+/**
+ * A time limit in seconds, or none (null), as Zulip offers it: any time, 2 minutes, 10 minutes, an hour,
+ * a day, a week, or a custom number of minutes with its own Save.
+ */
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { SaveError, SaveStatus, useId, useSaver } from "./save";
+
+export const TIME_LIMITS: readonly { seconds: number | null; label: string }[] = [
+  { seconds: null, label: "Any time" },
+  { seconds: 120, label: "2 minutes" },
+  { seconds: 600, label: "10 minutes" },
+  { seconds: 3600, label: "1 hour" },
+  { seconds: 86400, label: "1 day" },
+  { seconds: 604800, label: "1 week" },
+];
+
+/** The choice a value shows: one of the list, or "custom". */
+export const limitChoice = (seconds: number | null) => (TIME_LIMITS.some((l) => l.seconds === seconds) ? String(seconds) : "custom");
+
+/** Minutes typed into the custom field as seconds, or a problem to show. */
+export function customSeconds(minutes: string): number | string {
+  const n = Number(minutes.trim());
+  if (!minutes.trim() || !Number.isInteger(n) || n <= 0) return "Enter a whole number of minutes, more than 0.";
+  return n * 60;
+}
+
+interface Props {
+  label: ComponentChildren;
+  value: number | null;
+  onSave(seconds: number | null): Promise<unknown>;
+  disabled?: boolean;
+  /** the label of "no limit" (Zulip says "Any time" for most, "No limit" for some) */
+  noneLabel?: string;
+}
+
+export function TimeLimit({ label, value, onSave, disabled, noneLabel }: Props) {
+  const saver = useSaver();
+  const id = useId("limit");
+  const [custom, setCustom] = useState(limitChoice(value) === "custom");
+  const [minutes, setMinutes] = useState(value === null ? "" : String(Math.round(value / 60)));
+  useEffect(() => {
+    setCustom(limitChoice(value) === "custom");
+    setMinutes(value === null ? "" : String(Math.round(value / 60)));
+  }, [value]);
+  const busy = saver.state.kind === "saving";
+  const choice = custom ? "custom" : limitChoice(value);
+  const saveCustom = (e: Event) => {
+    e.preventDefault();
+    const seconds = customSeconds(minutes);
+    if (typeof seconds === "string") return saver.refuse(seconds);
+    void saver.run(() => onSave(seconds));
+  };
+  return (
+    <div class="setting limit-setting">
+      <label for={id}>{label}</label>
+      <div class="setting-row">
+        <select
+          id={id}
+          value={choice}
+          disabled={disabled || busy}
+          aria-describedby={saver.state.kind === "error" ? `${id}-error` : undefined}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            if (v === "custom") return setCustom(true);
+            setCustom(false);
+            e.currentTarget.value = limitChoice(value);
+            void saver.run(() => onSave(v === "null" ? null : Number(v)));
+          }}
+        >
+          {TIME_LIMITS.map((l) => (
+            <option key={String(l.seconds)} value={String(l.seconds)}>
+              {l.seconds === null && noneLabel ? noneLabel : l.label}
+            </option>
+          ))}
+          <option value="custom">Custom</option>
+        </select>
+        <SaveStatus state={saver.state} />
+      </div>
+      {custom && (
+        <form class="setting-row custom-limit" onSubmit={saveCustom}>
+          <label for={`${id}-minutes`}>Minutes</label>
+          <input id={`${id}-minutes`} type="number" min={1} step={1} inputMode="numeric" value={minutes} disabled={disabled || busy} onInput={(e) => setMinutes(e.currentTarget.value)} />
+          <button type="submit" class="button" disabled={disabled || busy}>
+            Save
+          </button>
+        </form>
+      )}
+      <SaveError state={saver.state} id={`${id}-error`} />
+    </div>
+  );
+}
