@@ -117,7 +117,7 @@ export function listenLimits(config: Config): { maxRequestBodySize: number } {
   return { maxRequestBodySize: uploadBodyLimit(config) + DISCARD_BYTES };
 }
 
-const UPLOAD_PATHS = ["/api/v1/user_uploads", "/api/v1/tus", "/api/v1/realm/emoji", "/json/"];
+const UPLOAD_PATHS = ["/api/v1/user_uploads", "/api/v1/tus", "/api/v1/realm/emoji", "/api/v1/users/me/avatar", "/api/v1/realm/icon", "/api/v1/realm/logo", "/json/"];
 
 function pathRegex(path: string): RegExp {
   const body = path

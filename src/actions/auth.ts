@@ -1,6 +1,6 @@
 import { realmOf, type App } from "../app";
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../domain/version";
-import { realmIconUrl } from "../domain/user-format";
+import { iconUrl } from "../domain/realm-images";
 import { ZulipError } from "../errors";
 import { findUserByEmail } from "../store/users";
 import { checkLoginAllowed, loginFailed, loginSucceeded } from "./login-throttle";
@@ -48,7 +48,7 @@ export function serverSettings(app: App) {
     realm_url: url,
     realm_uri: url,
     realm_name: realm?.name ?? "",
-    realm_icon: realm ? realmIconUrl(realm.string_id) : "",
+    realm_icon: realm ? iconUrl(realm) : "",
     realm_description: realm?.description ?? "",
     realm_web_public_access_enabled: Boolean(realm?.settings.enable_spectator_access),
   };

@@ -109,10 +109,12 @@ export interface ReceiveLimits {
   tooLarge: () => Error;
   /** a second file part */
   tooMany: () => Error;
+  /** when given, receives the plain form fields' text (e.g. POST /realm/logo's `night`) */
+  fields?: Map<string, string>;
 }
 
 /** Streams the single file part of a multipart body into a temp file (null: no file part). */
-export async function receiveOneFile(app: App, body: ReadableStream<Uint8Array>, boundary: string, { limit, tooLarge, tooMany }: ReceiveLimits): Promise<ReceivedFile | null> {
+export async function receiveOneFile(app: App, body: ReadableStream<Uint8Array>, boundary: string, { limit, tooLarge, tooMany, fields: values }: ReceiveLimits): Promise<ReceivedFile | null> {
   const { storage, ready } = uploadsOf(app);
   await ready;
   let file: ReceivedFile | null = null;
@@ -121,8 +123,15 @@ export async function receiveOneFile(app: App, body: ReadableStream<Uint8Array>,
   try {
     await readMultipart(body, boundary, async (info): Promise<PartSink | null> => {
       if (info.filename === null || (info.filename === "" && !info.contentType)) {
-        // A plain form field: skipped, but it may not smuggle a large body past the limit.
-        return { write: (c) => void ((fields += c.length) > 64 * 1024 && throwIt(badRequest("Form field too large"))), end: () => {} };
+        // A plain form field: kept only when asked for, and it may not smuggle a large body past the limit.
+        const parts: Uint8Array[] = [];
+        return {
+          write: (c) => {
+            if ((fields += c.length) > 64 * 1024) throwIt(badRequest("Form field too large"));
+            if (values) parts.push(c.slice());
+          },
+          end: () => void values?.set(info.name, Buffer.concat(parts).toString("utf8")),
+        };
       }
       if (file) throw tooMany();
       const tempPath = await storage.tempPath();

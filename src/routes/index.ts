@@ -34,6 +34,7 @@ import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
 import { serverPageRoutes } from "./server-page";
+import { profileImageRoutes } from "./profile-images";
 
 /**
  * Every API area, mounted twice from this one list: under /api/v1 (API keys, what every Zulip client
@@ -78,5 +79,6 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(savedSnippetRoutes(app))
     .use(linkifierRoutes(app))
     .use(scheduledMessageRoutes(app))
-    .use(serverPageRoutes(app));
+    .use(serverPageRoutes(app))
+    .use(profileImageRoutes(app));
 }

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { App } from "../app";
 import { fileForToken, fileForUser, fileTooLarge, maxUploadBytes, startUploads, thumbnailForUser } from "../actions/uploads";
 import { emojiFile } from "../actions/realm-emoji";
+import { profileImageFile } from "../actions/avatars";
 import { notFound } from "../errors";
 import { authenticate, sessionToken } from "../http/auth";
 import { errorResponse } from "../http/error-handler";
@@ -33,7 +34,7 @@ function pathIdAfter(request: Request, prefix: string): string {
 
 /**
  * Uploaded files outside /api/v1: `/user_uploads/{path_id}`, `/user_uploads/thumbnail/{path_id}/{format}`,
- * `/user_uploads/temporary/{token}/{filename}` and custom emoji images under `/user_avatars/`.
+ * `/user_uploads/temporary/{token}/{filename}` and the images under `/user_avatars/` (custom emoji, avatars, the organization's icon and logos).
  * Mounted first in server.ts: its request hook also answers tus's OPTIONS and HEAD (which the
  * generic OPTIONS/HEAD handling would otherwise take) and refuses oversized uploads with Zulip's error.
  */
@@ -57,8 +58,10 @@ export const uploadFileRoutes = (app: App) => {
       return fileResponse(request, await thumbnailForUser(app, await caller(app, request), pathId.slice(0, cut), pathId.slice(cut + 1)));
     })
     .get("/user_uploads/*", async ({ request }) => fileResponse(request, await fileForUser(app, await caller(app, request), pathIdAfter(request, "/user_uploads/"))))
-    .get("/user_avatars/:realm_id/emoji/images/*", async ({ request }) => {
-      const file = await emojiFile(app, pathIdAfter(request, "/user_avatars/"));
+    .get("/user_avatars/*", async ({ request }) => {
+      const path = pathIdAfter(request, "/user_avatars/");
+      // custom emoji, or an uploaded avatar, icon or logo (their URLs change with each version)
+      const file = /^\d+\/emoji\//.test(path) ? await emojiFile(app, path) : await profileImageFile(app, path);
       return fileResponse(request, file, { "cache-control": "public, max-age=86400" });
     });
 };

@@ -4,6 +4,8 @@
  *   {realm_id}/{xx}/{random}/{sanitized name}   uploaded files (the attachment's path_id)
  *   thumbnail/{path_id}/{format}                 generated thumbnails
  *   avatars/{realm_id}/emoji/images/{file}       custom emoji (served at /user_avatars/...)
+ *   avatars/{realm_id}/{user_id}[-medium].png    uploaded avatars (likewise)
+ *   avatars/{realm_id}/realm/{icon,logo,night_logo}.png   the organization's icon and logos
  *   tmp/                                         files being written (emptied at start)
  *   tus/                                         resumable uploads in progress
  */

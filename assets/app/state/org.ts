@@ -86,7 +86,8 @@ export const ORG_VALUE_SETTINGS = [
   "want_advertise_in_communities_directory",
 ] as const;
 
-export type OrgSettings = Record<string, string | number | boolean | null> & Partial<Record<OrgGroupSetting, GroupSetting>>;
+/** by setting name (no `realm_` prefix); group settings hold a GroupSetting */
+export type OrgSettings = Record<string, string | number | boolean | null | GroupSetting>;
 
 export interface Linkifier {
   id: number;
@@ -178,4 +179,10 @@ export function orgOf(r: Json): OrgState {
     default_channel_groups: (r.realm_default_stream_groups ?? []).map(toChannelGroup),
     channel_folders: byOrder((r.channel_folders ?? []).map(toFolder)),
   };
+}
+
+/** A group setting's value (undefined when the server did not report it). */
+export function orgGroup(org: OrgState, name: OrgGroupSetting): GroupSetting | undefined {
+  const v = org.settings[name];
+  return typeof v === "number" || (typeof v === "object" && v !== null) ? v : undefined;
 }

@@ -6,6 +6,7 @@
  * free of the time limits for moves, archived channels closed to changes.
  */
 import { groupHasMember } from "./people";
+import { orgGroup } from "./org";
 import type { Channel, ChannelPermission, GroupSetting, Message, State } from "./types";
 
 const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
@@ -205,7 +206,7 @@ export const canEditOrgSetting = (state: State, name: string): boolean => isAdmi
 export const canAdministerOrg = (state: State): boolean => isAdmin(state);
 
 /** May upload a custom emoji: in can_add_custom_emoji_group (never a guest). */
-export const canAddEmoji = (state: State): boolean => !isGuest(state) && holds(state, state.org.settings.can_add_custom_emoji_group);
+export const canAddEmoji = (state: State): boolean => !isGuest(state) && holds(state, orgGroup(state.org, "can_add_custom_emoji_group"));
 
 /** May delete a custom emoji: administrators, or its author. */
-export const canDeleteEmoji = (state: State, emoji: { author_id: number | null }): boolean => isAdmin(state) || (emoji.author_id !== null && emoji.author_id === state.me);
+export const canDeleteEmoji = (state: State, emoji: { author_id?: number | null }): boolean => isAdmin(state) || (emoji.author_id != null && emoji.author_id === state.me);

@@ -224,7 +224,7 @@ export interface RealmEmoji {
   source_url: string;
   deactivated: boolean;
   /** who uploaded it (null: unknown) */
-  author_id: number | null;
+  author_id?: number | null;
 }
 
 /** A draft kept by the server (when the person synchronizes drafts). */

@@ -5,7 +5,7 @@ import { serverThumbnailFormats } from "../../uploads/thumbnails";
 import { realmGroupSettingsForApi } from "../realm";
 import { botDomain } from "../bots";
 import { legacyRealmPolicies } from "../../domain/realm-settings";
-import { realmIconUrl } from "../../domain/user-format";
+import { realmImageFields } from "../../domain/realm-images";
 import type { SystemGroupName } from "../../domain/roles";
 
 /** Zulip's DEFAULT_EXTERNAL_ACCOUNTS: the account types an "external account" profile field may name. */
@@ -18,7 +18,16 @@ const DEFAULT_EXTERNAL_ACCOUNTS = {
  * Settings Parley keeps for itself (or that Zulip 10 no longer reports); clients learn them otherwise
  * (e.g. public access through GET /users answering without credentials).
  */
-const NOT_IN_REGISTER = new Set(["bot_creation_policy", "email_address_visibility", "allow_public_access", "web_public_streams_enabled", "default_invite_expires_in_minutes"]);
+const NOT_IN_REGISTER = new Set([
+  "bot_creation_policy",
+  "email_address_visibility",
+  "allow_public_access",
+  "web_public_streams_enabled",
+  "default_invite_expires_in_minutes",
+  "icon_version",
+  "logo_version",
+  "night_logo_version",
+]);
 
 /** Zulip's Realm.GIPHY_RATING_OPTIONS (realm_giphy_rating holds one of the ids). */
 const GIPHY_RATING_OPTIONS = {
@@ -51,7 +60,7 @@ export async function realmState(app: App, _me: UserRow) {
     realm_date_created: Math.floor(realm.date_created),
     realm_url: url,
     realm_uri: url,
-    realm_icon_url: realmIconUrl(realm.string_id),
+    ...realmImageFields(realm),
     realm_is_zephyr_mirror_realm: false,
     realm_push_notifications_enabled: Boolean(app.config.push.relay_url),
     realm_push_notifications_enabled_end_timestamp: null,
