@@ -12,6 +12,7 @@
 import type { ComponentType } from "preact";
 import type { SettingsArea } from "../../nav/hash";
 import type { State } from "../../state/types";
+import { seesOrgSection, type OrgSection } from "../../state/permissions";
 
 export interface Section {
   id: string;
@@ -23,10 +24,28 @@ export interface Section {
 
 const always = () => true;
 
+/** The organization's administration screens (Zulip's ids), each seen by whom state/permissions.ts says. */
+const org = (id: string, label: string, section: OrgSection, load: () => Promise<ComponentType>): Section => ({ id, area: "organization", label, visible: (s) => seesOrgSection(s, section), load });
+const ORGANIZATION_SECTIONS: Section[] = [
+  org("organization-profile", "Organization profile", "profile", () => import("./organization/OrgProfile").then((m) => m.OrgProfile)),
+  org("organization-settings", "Organization settings", "settings", () => import("./organization/OrgSettings").then((m) => m.OrgSettings)),
+  org("organization-permissions", "Organization permissions", "permissions", () => import("./organization/OrgPermissions").then((m) => m.OrgPermissions)),
+  org("organization-level-user-defaults", "Default user settings", "user-defaults", () => import("./organization/UserDefaults").then((m) => m.UserDefaults)),
+  org("emoji-settings", "Custom emoji", "emoji", () => import("./emoji/CustomEmoji").then((m) => m.CustomEmoji)),
+  org("linkifier-settings", "Linkifiers", "linkifiers", () => import("./linkifiers/Linkifiers").then((m) => m.Linkifiers)),
+  org("playground-settings", "Code playgrounds", "playgrounds", () => import("./linkifiers/Playgrounds").then((m) => m.Playgrounds)),
+  org("profile-field-settings", "Custom profile fields", "profile-fields", () => import("./profile-fields/ProfileFields").then((m) => m.ProfileFields)),
+  org("default-channels-list", "Default channels", "default-channels", () => import("./default-channels/DefaultChannels").then((m) => m.DefaultChannels)),
+  org("channel-folders", "Channel folders", "channel-folders", () => import("./channel-folders/ChannelFolders").then((m) => m.ChannelFolders)),
+  org("invites-list-admin", "Invitations", "invites", () => import("./invites/Invitations").then((m) => m.Invitations)),
+  org("server", "Server", "server", () => import("./server/ServerPage").then((m) => m.ServerPage)),
+];
+
 export const SECTIONS: Section[] = [
   // personal
   { id: "profile", area: "personal", label: "Profile", visible: always, load: () => import("./personal/Profile").then((m) => m.Profile) },
   // organization (the administration screens add theirs here)
+  ...ORGANIZATION_SECTIONS,
 ];
 
 /** The sections of an area the person may open. */
