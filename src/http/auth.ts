@@ -84,8 +84,8 @@ async function authenticateSession(app: App, token: string): Promise<UserRow> {
     "SELECT u.*, s.expires AS expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = ?",
     [token],
   );
-  // A browser shows its own login prompt for a Basic challenge: a stale session gets Zulip's /json one.
-  if (!row || row.expires * 1000 < app.clock.now()) throw new ZulipError("UNAUTHORIZED", "Not logged in: API authentication or user session required", 401, {}, { "WWW-Authenticate": 'Session realm="zulip"' });
+  // (under /json the error handler answers with Zulip's Session challenge, not Basic)
+  if (!row || row.expires * 1000 < app.clock.now()) throw unauthorized();
   const { expires: _expires, ...user } = row;
   return checkActive(app, user as UserRow);
 }

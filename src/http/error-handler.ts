@@ -4,7 +4,7 @@ import { ZulipError } from "../errors";
 /** Turns any thrown error into Zulip's envelope; never a stack trace, never plain text. */
 export function errorResponse(error: unknown, code: string | number, log: Log, request: Request): Response {
   if (error instanceof ZulipError) {
-    return json({ result: "error", msg: error.message, code: error.code, ...error.data }, error.httpStatus, error.headers);
+    return json({ result: "error", msg: error.message, code: error.code, ...error.data }, error.httpStatus, challenged(error, request));
   }
   switch (code) {
     case "NOT_FOUND":
@@ -31,6 +31,17 @@ export function errorResponse(error: unknown, code: string | number, log: Log, r
     error: (error as Error)?.stack ?? String(error),
   });
   return json({ result: "error", msg: "Internal server error", code: "INTERNAL_SERVER_ERROR", request_id: requestId }, 500);
+}
+
+/**
+ * Zulip's rule for 401s: /json (the web app's session) answers with a `Session` challenge, which no
+ * browser acts on, so the app itself can take the person to the login page; a `Basic` challenge there
+ * would pop the browser's own credentials prompt over it. /api/v1 keeps `Basic`.
+ */
+function challenged(error: ZulipError, request: Request): Record<string, string> {
+  if (error.httpStatus !== 401 || !new URL(request.url).pathname.startsWith("/json/")) return error.headers;
+  const { "WWW-Authenticate": _basic, ...rest } = error.headers;
+  return { ...rest, "WWW-Authenticate": 'Session realm="zulip"' };
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

@@ -36,7 +36,10 @@ export const webRoutes = (app: App) =>
     .get("/", async ({ request }) => {
       const a = await assets();
       if (await sessionUser(app, request)) return a.appPage();
-      return a.loginPage({ realmName: app.realm?.name ?? "Parley", error: loginError(new URL(request.url)) });
+      const url = new URL(request.url);
+      // the web app sends a page whose session ended (logged out elsewhere, deactivated) here
+      const notice = url.searchParams.has("session_ended") ? "Your session ended. Please log in again." : null;
+      return a.loginPage({ realmName: app.realm?.name ?? "Parley", error: loginError(url), notice });
     })
     .get("/login", async ({ request }) => {
       if (await sessionUser(app, request)) return redirect("/");

@@ -27,7 +27,8 @@ export interface WebAssets {
   file(name: string, acceptEncoding: string | null): Response | null;
   appPage(): Response;
   /** `error`: what the page says above the form (a failed or throttled login), or null */
-  loginPage(opts: { realmName: string; error: string | null }): Response;
+  /** `notice`: a line that is not an error (why the person is here, e.g. their session ended) */
+  loginPage(opts: { realmName: string; error: string | null; notice?: string | null }): Response;
 }
 
 const prepared = new WeakMap<WebBuild, WebAssets>();
@@ -52,11 +53,14 @@ export function webAssets(build: WebBuild): WebAssets {
       return new Response(gzip ? f.gzip : f.raw, { headers });
     },
     appPage: () => page(build.appHtml),
-    loginPage: ({ realmName, error }) =>
+    loginPage: ({ realmName, error, notice }) =>
       page(
         build.loginHtml
           .replaceAll("<!--realm-name-->", escapeHtml(realmName))
-          .replace("<!--login-error-->", error ? `<p class="login-error" role="alert">${escapeHtml(error)}</p>` : ""),
+          .replace(
+            "<!--login-error-->",
+            error ? `<p class="login-error" role="alert">${escapeHtml(error)}</p>` : notice ? `<p class="login-notice" role="status">${escapeHtml(notice)}</p>` : "",
+          ),
       ),
   };
   prepared.set(build, assets);

@@ -116,6 +116,16 @@ describe("logging in and out", () => {
 });
 
 describe("the /json routes the web app calls", () => {
+  test("a request without a session gets 401 with Zulip's Session challenge, which browsers do not prompt for; /api/v1 keeps Basic", async () => {
+    for (const path of ["/json/users/me", "/json/events?queue_id=x&last_event_id=-1", "/json/messages?anchor=newest&num_before=1&num_after=0"]) {
+      const r = await req(path);
+      expect([path, r.status, r.headers.get("www-authenticate")]).toEqual([path, 401, 'Session realm="zulip"']);
+      expect(await r.json()).toMatchObject({ result: "error", code: "UNAUTHORIZED" });
+    }
+    const api = await req("/api/v1/users/me");
+    expect([api.status, api.headers.get("www-authenticate")]).toEqual([401, 'Basic realm="zulip"']);
+  });
+
   test("the session cookie reads the same API under /json as under /api/v1", async () => {
     const { cookie } = await session();
     const me = await (await req("/json/users/me", { headers: { cookie } })).json();

@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { parseHash, viewHash, type View } from "../../assets/app/nav/hash";
-import { canToggleSubscription, creatableChannelKinds } from "../../assets/app/state/permissions";
+import { canToggleSubscription, canUnarchive, creatableChannelKinds } from "../../assets/app/state/permissions";
+import { inBrowseTab, inSidebar } from "../../assets/app/state/archived";
 import { applyEvent } from "../../assets/app/state/apply-event";
 import type { State } from "../../assets/app/state/types";
 import { sampleState } from "./fixtures";
@@ -21,7 +22,8 @@ describe("the browse-channels URLs", () => {
     expect(viewHash(state, { kind: "channels", tab: "all" })).toBe("#channels/all");
     expect(viewHash(state, { kind: "channels", tab: "subscribed" })).toBe("#channels/subscribed");
     expect(viewHash(state, { kind: "channels", tab: "notsubscribed" })).toBe("#channels/notsubscribed");
-    for (const tab of ["all", "subscribed", "notsubscribed"] as const) {
+    expect(viewHash(state, { kind: "channels", tab: "archived" })).toBe("#channels/archived");
+    for (const tab of ["all", "subscribed", "notsubscribed", "archived"] as const) {
       const v: View = { kind: "channels", tab };
       expect(parseHash(state, viewHash(state, v))).toEqual(v);
     }
@@ -126,5 +128,44 @@ describe("each channel's subscribers follow the events", () => {
     expect(creatableChannelKinds(s)).toContain("web_public");
     s = applyEvent(s, { type: "realm", op: "update", property: "new_stream_announcements_stream_id", value: 12 });
     expect(s.realm.new_stream_announcements_stream_id).toBe(12);
+  });
+});
+
+describe("archived channels", () => {
+  const archive = (s: State, id: number) => applyEvent(s, { type: "stream", op: "update", stream_id: id, name: "x", property: "is_archived", value: true });
+
+  test("archiving (the archived_channels capability's stream update) keeps the channel and the subscription, marked archived", () => {
+    const s = archive(state, 12);
+    expect(s.channels[12]?.is_archived).toBe(true);
+    expect(s.subscriptions[12]?.is_archived).toBe(true);
+    expect(s.subscribers[12]).toEqual(state.subscribers[12]);
+    const back = applyEvent(s, { type: "stream", op: "update", stream_id: 12, name: "x", property: "is_archived", value: false });
+    expect([back.channels[12]?.is_archived, back.subscriptions[12]?.is_archived]).toEqual([false, false]);
+  });
+
+  test("an archived channel leaves the sidebar unless it is the one open", () => {
+    const s = archive(state, 12);
+    const shown = (open: number | null) => Object.values(s.subscriptions).filter((c) => inSidebar(c, open)).map((c) => c.stream_id);
+    expect(shown(null)).not.toContain(12);
+    expect(shown(12)).toContain(12);
+    expect(Object.values(state.subscriptions).filter((c) => inSidebar(c, null)).map((c) => c.stream_id)).toContain(12);
+  });
+
+  test("Browse channels lists an archived channel only under Archived, and the others only elsewhere", () => {
+    const archived = { is_archived: true };
+    const live = { is_archived: false };
+    expect((["subscribed", "notsubscribed", "all"] as const).map((t) => inBrowseTab(t, archived, true))).toEqual([false, false, false]);
+    expect(inBrowseTab("archived", archived, false)).toBe(true);
+    expect(inBrowseTab("archived", live, true)).toBe(false);
+    expect([inBrowseTab("subscribed", live, true), inBrowseTab("notsubscribed", live, true), inBrowseTab("all", live, false)]).toEqual([true, false, true]);
+  });
+
+  test("administrators and the channel's administrators may unarchive; members, guests and live channels not", () => {
+    const archivedState = (me: number, patch = {}) => as(me, withChannel(14, { is_archived: true, ...patch }));
+    expect(canUnarchive(archivedState(8), 14)).toBe(true);
+    expect(canUnarchive(archivedState(4), 14)).toBe(false);
+    expect(canUnarchive(archivedState(4, { can_administer_channel_group: { direct_members: [4], direct_subgroups: [] } }), 14)).toBe(true);
+    expect(canUnarchive(archivedState(7, { can_administer_channel_group: { direct_members: [7], direct_subgroups: [] } }), 14)).toBe(false);
+    expect(canUnarchive(as(8), 14)).toBe(false);
   });
 });

@@ -49,7 +49,7 @@ describe("custom emoji", () => {
     expect([OWNER, ADMIN, MODERATOR, MEMBER, GUEST].map((id) => canAddEmoji(as(id)))).toEqual([true, true, true, true, false]);
     const adminsOnly = (id: number) => {
       const s = as(id);
-      return { ...s, org: { ...s.org, settings: { ...s.org.settings, can_add_custom_emoji_group: 11 } } };
+      return { ...s, org: { ...s.org!, settings: { ...s.org!.settings, can_add_custom_emoji_group: 11 } } };
     };
     expect([ADMIN, MODERATOR, MEMBER].map((id) => canAddEmoji(adminsOnly(id)))).toEqual([true, false, false]);
   });

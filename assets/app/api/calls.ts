@@ -205,3 +205,5 @@ export const createChannel = (c: NewChannel) =>
 
 export const subscribeTo = (name: string) => api("POST", "/users/me/subscriptions", { subscriptions: [{ name }] });
 export const unsubscribeFrom = (name: string) => api("DELETE", "/users/me/subscriptions", { subscriptions: [name] });
+/** Zulip 10's unarchiving: PATCH /streams/{id} with is_archived false. */
+export const unarchiveChannel = (streamId: number) => api("PATCH", `/streams/${streamId}`, { is_archived: false });

@@ -69,6 +69,8 @@ export class EventLoop {
         if (events.length) this.hooks.onEvents(events);
       } catch (e) {
         if (this.stopped) return;
+        // the session ended: http.ts takes the page to the login screen; nothing to poll for
+        if (e instanceof ApiError && e.status === 401) return;
         if (e instanceof ApiError && e.code === "BAD_EVENT_QUEUE_ID") {
           connection.value = { state: "reconnecting" };
           try {
@@ -76,7 +78,8 @@ export class EventLoop {
             failures = 0;
             connection.value = { state: "connected" };
             continue;
-          } catch {
+          } catch (again) {
+            if (again instanceof ApiError && again.status === 401) return; // the queue went with the session
             // not reachable yet: pause like any failure, then try the queue (and so registering) again
           }
         }

@@ -23,9 +23,15 @@ type Method = "GET" | "POST" | "PATCH" | "DELETE";
 const csrfToken = () => /(?:^|;\s*)parley_csrf=([^;]*)/.exec(document.cookie)?.[1] ?? "";
 const encode = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
-let onSignedOut = () => location.reload();
-/** What to do when the session has ended (the default reloads, which shows the login page). */
+/**
+ * The session ended (logged out elsewhere, deactivated, password changed): to the login page, which
+ * says so and brings the person back to this view afterwards. The server answers /json with Zulip's
+ * `Session` challenge, so the browser shows no credentials prompt of its own.
+ */
+let onSignedOut = () => location.replace(`/?session_ended=1${location.hash}`);
+/** Replaces what happens when the session has ended. */
 export const whenSignedOut = (f: () => void) => (onSignedOut = f);
+let signedOut = false;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export async function api<T = any>(method: Method, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
@@ -67,7 +73,10 @@ async function answer<T>(res: Response): Promise<T> {
   } catch {
     throw new NetworkError(`Parley's server answered with an error (${res.status}).`);
   }
-  if (res.status === 401) onSignedOut();
+  if (res.status === 401 && !signedOut) {
+    signedOut = true; // once: every call in flight answers 401 too
+    onSignedOut();
+  }
   if (body?.result === "success") return body as T;
   if (res.status >= 500 && !body?.code) throw new NetworkError(`Parley's server answered with an error (${res.status}).`);
   throw new ApiError(body?.msg || `Request failed (${res.status})`, body?.code ?? "BAD_REQUEST", res.status);

@@ -3,8 +3,9 @@
  * `#narrow/channel/12-general/topic/lunch`, `#narrow/dm/5-Hamlet`, `#narrow/dm/5,9-group`,
  * `#narrow/is/starred`, `#narrow/is/mentioned`, searches as their terms (`#narrow/sender/5-Hamlet/search/ghost`),
  * with `/near/ID` for a message; `#drafts` and `#scheduled` (Zulip's overlays of drafts and scheduled
- * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`),
- * `#settings/<section>` and `#organization/<section>` (the settings overlay, Zulip's section names).
+ * messages), `#channels/all` (browse the organization's channels; also `/subscribed`, `/notsubscribed`,
+ * `/archived`), `#channels/ID/name/general` (a channel's settings), `#groups/your` and `#groups/ID/name/general`
+ * (user groups), `#settings/<section>` and `#organization/<section>` (the settings overlay, Zulip's section names).
  * Components are encoded as Zulip's hash_util does (percent-encoding with "." for "%").
  */
 import { dmKey, keyIds } from "../state/people";
@@ -12,15 +13,30 @@ import type { Narrow, Term } from "../state/narrow";
 import type { Message, State } from "../state/types";
 import { canonicalOperator, channelId, narrowForTerms, OPERATORS, personId } from "../search/terms";
 
-/** Which channels "Browse channels" lists (Zulip's tabs: `#channels/all`, `#channels/subscribed`, `#channels/notsubscribed`). */
-export type ChannelsTab = "all" | "subscribed" | "notsubscribed";
-export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "notsubscribed"];
+/**
+ * Which channels "Browse channels" lists (Zulip's tabs: `#channels/all`, `#channels/subscribed`,
+ * `#channels/notsubscribed`); `#channels/archived` holds the archived ones, which the others leave out.
+ */
+export type ChannelsTab = "all" | "subscribed" | "notsubscribed" | "archived";
+export const CHANNELS_TABS: readonly ChannelsTab[] = ["all", "subscribed", "notsubscribed", "archived"];
 
 /** The two halves of the settings overlay: the person's own settings and the organization's. */
 export type SettingsArea = "personal" | "organization";
 const AREA_HASH: Record<SettingsArea, string> = { personal: "settings", organization: "organization" };
 
+/** The tabs of a channel's settings (`#channels/ID/name/general`) and of a user group's (`#groups/ID/name/general`). */
+export type ChannelSection = "general" | "personal" | "subscribers";
+export const CHANNEL_SECTIONS: readonly ChannelSection[] = ["general", "personal", "subscribers"];
+export type GroupSection = "general" | "members" | "permissions";
+export const GROUP_SECTIONS: readonly GroupSection[] = ["general", "members", "permissions"];
+/** Which groups the groups list shows (`#groups/your`, `#groups/all`). */
+export type GroupsTab = "your" | "all";
+
 export type View =
+  /** a channel's settings page */
+  | { kind: "channel-settings"; stream_id: number; section: ChannelSection }
+  /** user groups: the list (no group), or one group's settings */
+  | { kind: "groups"; tab: GroupsTab; group_id?: number; section?: GroupSection }
   | { kind: "inbox" }
   | { kind: "recent" }
   | { kind: "drafts" }
@@ -100,6 +116,8 @@ export function viewHash(state: State, v: View): string {
   if (v.kind === "drafts") return "#drafts";
   if (v.kind === "scheduled") return "#scheduled";
   if (v.kind === "channels") return `#channels/${v.tab}`;
+  if (v.kind === "channel-settings") return `#channels/${v.stream_id}/${nameSlug(state.channels[v.stream_id]?.name ?? "channel")}/${v.section}`;
+  if (v.kind === "groups") return v.group_id === undefined ? `#groups/${v.tab}` : `#groups/${v.group_id}/${nameSlug(state.groups[v.group_id]?.name ?? "group")}/${v.section ?? "general"}`;
   if (v.kind === "settings") return `#${AREA_HASH[v.area]}${v.section ? `/${v.section}` : ""}`;
   return narrowHash(state, v.narrow) + (v.near ? `/near/${v.near}` : "");
 }
@@ -160,8 +178,14 @@ export function parseHash(state: State, hash: string): View | null {
   if (simple === "drafts") return { kind: "drafts" };
   if (simple === "scheduled") return { kind: "scheduled" };
   if (simple === "feed" || simple === "all_messages") return { kind: "narrow", narrow: { kind: "feed" } };
-  const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed))?$/.exec(simple);
+  const channels = /^(?:channels|streams)(?:\/(all|subscribed|notsubscribed|archived))?$/.exec(simple);
   if (channels) return { kind: "channels", tab: (channels[1] as ChannelsTab | undefined) ?? "subscribed" };
+  const channelSettings = /^(?:channels|streams)\/(\d+)(?:\/[^/]*(?:\/(general|personal|subscribers))?)?$/.exec(simple);
+  if (channelSettings) return { kind: "channel-settings", stream_id: Number(channelSettings[1]), section: (channelSettings[2] as ChannelSection | undefined) ?? "general" };
+  const groupList = /^groups(?:\/(your|all))?$/.exec(simple);
+  if (groupList) return { kind: "groups", tab: (groupList[1] as GroupsTab | undefined) ?? "your" };
+  const group = /^groups\/(\d+)(?:\/[^/]*(?:\/(general|members|permissions))?)?$/.exec(simple);
+  if (group) return { kind: "groups", tab: "all", group_id: Number(group[1]), section: (group[2] as GroupSection | undefined) ?? "general" };
   const settings = /^(settings|organization)(?:\/([a-z0-9-]+)(?:\/.*)?)?$/.exec(simple);
   if (settings) return { kind: "settings", area: settings[1] === "settings" ? "personal" : "organization", section: settings[2] ?? "" };
   const parts = h.split("/");

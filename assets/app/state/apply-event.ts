@@ -10,7 +10,8 @@ import { onRealm, onRealmEmoji, onUserGroup, onUserSettings, onUserTopic } from 
 import { onReaction, onSubmessage } from "./reduce/reactions";
 import { onDrafts, onScheduledMessages } from "./reduce/drafts";
 import { onStream, onSubscription } from "./reduce/channels";
-import { onChannelFolder, onDefaultStreamGroups, onDefaultStreams, onLinkifiers, onPlaygrounds, onProfileFields, onRealmSettings, onUserDefaults } from "./reduce/org";
+import { onAlertWords, onSavedSnippets } from "./reduce/account";
+import { onChannelFolder, onDefaultStreamGroups, onDefaultStreams, onLinkifiers, onPlaygrounds, onProfileFields, onRealmBot, onRealmSettings, onUserDefaults } from "./reduce/org";
 import type { State } from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -36,13 +37,16 @@ const REDUCERS: Record<string, (state: State, e: ServerEvent) => State> = {
   submessage: onSubmessage,
   drafts: onDrafts,
   scheduled_messages: onScheduledMessages,
+  alert_words: onAlertWords,
+  saved_snippets: onSavedSnippets,
+  realm_bot: onRealmBot,
+  default_streams: onDefaultStreams,
+  channel_folder: onChannelFolder,
+  custom_profile_fields: onProfileFields,
   realm_user_settings_defaults: onUserDefaults,
   realm_linkifiers: onLinkifiers,
   realm_playgrounds: onPlaygrounds,
-  custom_profile_fields: onProfileFields,
-  default_streams: onDefaultStreams,
   default_stream_groups: onDefaultStreamGroups,
-  channel_folder: onChannelFolder,
 };
 
 export function applyEvent(state: State, e: ServerEvent): State {

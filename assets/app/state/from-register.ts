@@ -8,6 +8,7 @@ import {
   type Channel,
   type GroupSetting,
   type Place,
+  type SavedSnippet,
   type Presence,
   type Realm,
   type RealmEmoji,
@@ -19,7 +20,9 @@ import {
   type User,
   type UserGroup,
   type UserStatus,
+  USER_GROUP_PERMISSIONS,
 } from "./types";
+import type { Bot, ChannelFolder, ProfileField } from "./org-types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the answer is JSON, read field by field here */
 type Json = any;
@@ -33,7 +36,23 @@ export const toUser = (u: Json, isActive = u.is_active ?? true): User => ({
   role: u.role ?? 400,
   timezone: u.timezone ?? "",
   avatar_url: u.avatar_url ?? null,
+  ...personExtras(u),
 });
+
+/** The fields only the profile cards and the settings screens read, when the server sent them. */
+function personExtras(u: Json): Partial<User> {
+  const out: Partial<User> = {};
+  if (u.date_joined !== undefined) out.date_joined = u.date_joined;
+  if (u.is_bot) {
+    out.bot_type = u.bot_type ?? null;
+    out.bot_owner_id = u.bot_owner_id ?? null;
+  }
+  if (u.delivery_email !== undefined) out.delivery_email = u.delivery_email;
+  if (u.profile_data) out.profile_data = { ...u.profile_data };
+  return out;
+}
+
+export const toSnippet = (s: Json): SavedSnippet => ({ id: s.id, title: s.title, content: s.content, date_created: s.date_created });
 
 export { toGroupSetting } from "./group-setting";
 
@@ -50,6 +69,9 @@ export function toChannel(s: Json): Channel {
     is_archived: !!s.is_archived,
   };
   for (const k of CHANNEL_PERMISSIONS) if (s[k] !== undefined && s[k] !== null) c[k] = toGroupSetting(s[k]);
+  if (s.history_public_to_subscribers !== undefined) c.history_public_to_subscribers = !!s.history_public_to_subscribers;
+  if (s.folder_id !== undefined) c.folder_id = s.folder_id;
+  if (s.message_retention_days !== undefined) c.message_retention_days = s.message_retention_days;
   return c;
 }
 
@@ -64,9 +86,46 @@ export const toSubscription = (s: Json): Subscription => ({
   desktop_notifications: choice(s.desktop_notifications),
   audible_notifications: choice(s.audible_notifications),
   wildcard_mentions_notify: choice(s.wildcard_mentions_notify),
+  push_notifications: choice(s.push_notifications),
+  email_notifications: choice(s.email_notifications),
 });
 
-export const toGroup = (g: Json): UserGroup => ({ id: g.id, name: g.name, is_system_group: !!g.is_system_group, members: [...g.members].sort((a, b) => a - b), direct_subgroup_ids: [...g.direct_subgroup_ids].sort((a, b) => a - b) });
+export function toGroup(g: Json): UserGroup {
+  const out: UserGroup = { id: g.id, name: g.name, is_system_group: !!g.is_system_group, members: [...g.members].sort((a, b) => a - b), direct_subgroup_ids: [...g.direct_subgroup_ids].sort((a, b) => a - b) };
+  if (g.description !== undefined) out.description = g.description;
+  if (g.creator_id !== undefined) out.creator_id = g.creator_id;
+  const settings: UserGroup["settings"] = {};
+  for (const k of USER_GROUP_PERMISSIONS) if (g[k] !== undefined && g[k] !== null) settings[k] = toGroupSetting(g[k]);
+  if (Object.keys(settings).length) out.settings = settings;
+  return out;
+}
+
+export const toBot = (b: Json): Bot => ({
+  user_id: b.user_id,
+  full_name: b.full_name,
+  email: b.email,
+  bot_type: b.bot_type ?? 1,
+  is_active: b.is_active !== false,
+  api_key: b.api_key ?? "",
+  owner_id: b.owner_id ?? null,
+  avatar_url: b.avatar_url ?? null,
+});
+
+export const toFolder = (f: Json): ChannelFolder => ({ id: f.id, name: f.name, description: f.description ?? "", is_archived: !!f.is_archived, order: f.order ?? 0 });
+
+export const toProfileField = (f: Json): ProfileField => ({
+  id: f.id,
+  name: f.name,
+  type: f.type,
+  hint: f.hint ?? "",
+  field_data: f.field_data ?? "",
+  order: f.order ?? 0,
+  required: !!f.required,
+  editable_by_user: f.editable_by_user !== false,
+});
+
+const byOrder = (a: ProfileField, b: ProfileField) => a.order - b.order || a.id - b.id;
+export const profileFieldsOf = (fields: Json[] | undefined): ProfileField[] => (fields ?? []).map(toProfileField).sort(byOrder);
 
 export const SETTING_NAMES = [
   "twenty_four_hour_time",
@@ -89,6 +148,30 @@ export const SETTING_NAMES = [
   "enable_stream_desktop_notifications",
   "enable_stream_audible_notifications",
   "pm_content_in_desktop_notifications",
+  "fluid_layout_width",
+  "emojiset",
+  "display_emoji_reaction_users",
+  "web_escape_navigates_to_home_view",
+  "enable_offline_email_notifications",
+  "enable_offline_push_notifications",
+  "enable_online_push_notifications",
+  "enable_followed_topic_email_notifications",
+  "enable_followed_topic_push_notifications",
+  "enable_stream_email_notifications",
+  "enable_stream_push_notifications",
+  "email_notifications_batching_period_seconds",
+  "message_content_in_email_notifications",
+  "enable_digest_emails",
+  "enable_login_emails",
+  "enable_marketing_emails",
+  "realm_name_in_email_notifications_policy",
+  "automatically_follow_topics_policy",
+  "automatically_unmute_topics_in_muted_streams_policy",
+  "automatically_follow_topics_where_mentioned",
+  "desktop_icon_count_display",
+  "send_read_receipts",
+  "email_address_visibility",
+  "allow_private_data_export",
 ] as const;
 
 export const toStatus = (s: Json): UserStatus => {
@@ -150,8 +233,21 @@ function realmOf(r: Json): Realm {
     name_changes_disabled: !!r.realm_name_changes_disabled,
     email_changes_disabled: !!r.realm_email_changes_disabled,
     avatar_changes_disabled: !!r.realm_avatar_changes_disabled,
+    max_avatar_file_size_mib: r.max_avatar_file_size_mib ?? 5,
+    ...optionalGroups(r),
   };
 }
+
+/** The organization's people-and-bots permissions, when the server sent them. */
+export const OPTIONAL_REALM_GROUPS = ["can_add_subscribers_group", "can_create_bots_group", "can_create_write_only_bots_group", "can_create_groups", "can_manage_all_groups"] as const;
+function optionalGroups(r: Json): Partial<Realm> {
+  const out: Partial<Realm> = {};
+  for (const k of OPTIONAL_REALM_GROUPS) if (r[`realm_${k}`] !== undefined) out[k] = toGroupSetting(r[`realm_${k}`]);
+  return out;
+}
+
+/** Default channels as ids (Zulip sent channel objects before feature level 330). */
+export const defaultChannelIds = (list: Json[] | undefined): number[] => sortedIds((list ?? []).map((d: Json) => (typeof d === "number" ? d : d.stream_id)));
 
 export const toRealmEmoji = (e: Json): RealmEmoji => ({ id: String(e.id), name: e.name, source_url: e.source_url, deactivated: !!e.deactivated, author_id: e.author_id ?? null });
 
@@ -237,6 +333,14 @@ export function fromRegister(r: Json): State {
     realm_emoji: realmEmojiOf(r.realm_emoji),
     drafts: Object.fromEntries((r.drafts ?? []).map((d: Json) => [d.id, toDraft(d)])),
     scheduled: Object.fromEntries((r.scheduled_messages ?? []).map((m: Json) => [m.scheduled_message_id, toScheduled(m)])),
+    delivery_email: r.delivery_email ?? users[me]?.email ?? "",
+    avatar_source: r.avatar_source ?? "G",
+    alert_words: [...(r.alert_words ?? [])],
+    saved_snippets: Object.fromEntries((r.saved_snippets ?? []).map((x: Json) => [x.id, toSnippet(x)])),
+    bots: Object.fromEntries((r.realm_bots ?? []).map((b: Json) => [b.user_id, toBot(b)])),
+    default_channels: defaultChannelIds(r.realm_default_streams),
+    channel_folders: Object.fromEntries((r.channel_folders ?? []).map((f: Json) => [f.id, toFolder(f)])),
+    profile_fields: profileFieldsOf(r.custom_profile_fields),
     org: orgOf(r),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The organization as its administration screens read it: every setting PATCH /realm takes, the
- * defaults for new users, linkifiers, code playgrounds, custom profile fields, default channels and
- * channel folders. Taken from /register and kept current by events (state/reduce/org.ts), like the rest
+ * defaults for new users, linkifiers, code playgrounds and default channel groups (custom profile
+ * fields, default channels and channel folders are kept beside it: state/org-types.ts). Taken from /register and kept current by events (state/reduce/org.ts), like the rest
  * of the state, so a change made anywhere shows on every open settings page.
  */
 import { toGroupSetting } from "./group-setting";
@@ -102,32 +102,11 @@ export interface Playground {
   url_template: string;
 }
 
-export interface ProfileField {
-  id: number;
-  type: number;
-  order: number;
-  name: string;
-  hint: string;
-  /** JSON: a select field's options, an external account's kind */
-  field_data: string;
-  display_in_profile_summary?: boolean;
-  required?: boolean;
-  editable_by_user?: boolean;
-}
-
 export interface DefaultChannelGroup {
   id: number;
   name: string;
   description: string;
   streams: number[];
-}
-
-export interface ChannelFolder {
-  id: number;
-  name: string;
-  description: string;
-  order: number;
-  is_archived: boolean;
 }
 
 export interface OrgState {
@@ -136,30 +115,17 @@ export interface OrgState {
   user_defaults: Record<string, unknown>;
   linkifiers: Linkifier[];
   playgrounds: Playground[];
-  profile_fields: ProfileField[];
-  /** the default channels' ids, sorted */
-  default_channels: number[];
   default_channel_groups: DefaultChannelGroup[];
-  /** by display order */
-  channel_folders: ChannelFolder[];
 }
 
 export const toLinkifier = (l: Json): Linkifier => ({ id: l.id, pattern: l.pattern, url_template: l.url_template });
 export const toPlayground = (p: Json): Playground => ({ id: p.id, name: p.name, pygments_language: p.pygments_language, url_template: p.url_template });
-export function toProfileField(f: Json): ProfileField {
-  const out: ProfileField = { id: f.id, type: f.type, order: f.order, name: f.name, hint: f.hint ?? "", field_data: f.field_data ?? "" };
-  for (const k of ["display_in_profile_summary", "required", "editable_by_user"] as const) if (typeof f[k] === "boolean") out[k] = f[k];
-  return out;
-}
 export const toChannelGroup = (g: Json): DefaultChannelGroup => ({
   id: g.id,
   name: g.name,
   description: g.description ?? "",
   streams: (g.streams ?? []).map((s: Json) => (typeof s === "number" ? s : s.stream_id)).sort((a: number, b: number) => a - b),
 });
-export const toFolder = (f: Json): ChannelFolder => ({ id: f.id, name: f.name, description: f.description ?? "", order: f.order ?? 0, is_archived: !!f.is_archived });
-export const byOrder = (folders: ChannelFolder[]) => [...folders].sort((a, b) => a.order - b.order || a.id - b.id);
-
 /** The organization's value for one setting, as the app keeps it. */
 export const toOrgValue = (name: string, v: Json) => ((ORG_GROUP_SETTINGS as readonly string[]).includes(name) ? toGroupSetting(v) : v);
 
@@ -174,10 +140,7 @@ export function orgOf(r: Json): OrgState {
     user_defaults,
     linkifiers: (r.realm_linkifiers ?? []).map(toLinkifier),
     playgrounds: (r.realm_playgrounds ?? []).map(toPlayground),
-    profile_fields: (r.custom_profile_fields ?? []).map(toProfileField),
-    default_channels: [...(r.realm_default_streams ?? [])].map((s: Json) => (typeof s === "number" ? s : s.stream_id)).sort((a, b) => a - b),
     default_channel_groups: (r.realm_default_stream_groups ?? []).map(toChannelGroup),
-    channel_folders: byOrder((r.channel_folders ?? []).map(toFolder)),
   };
 }
 
@@ -186,3 +149,5 @@ export function orgGroup(org: OrgState, name: OrgGroupSetting): GroupSetting | u
   const v = org.settings[name];
   return typeof v === "number" || (typeof v === "object" && v !== null) ? v : undefined;
 }
+
+export const EMPTY_ORG: OrgState = { settings: {}, user_defaults: {}, linkifiers: [], playgrounds: [], default_channel_groups: [] };

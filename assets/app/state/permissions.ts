@@ -7,7 +7,7 @@
  */
 import { groupHasMember } from "./people";
 import { orgGroup } from "./org";
-import type { Channel, ChannelPermission, GroupSetting, Message, State } from "./types";
+import type { Channel, ChannelPermission, GroupSetting, Message, State, UserGroupPermission } from "./types";
 
 const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
 
@@ -31,11 +31,13 @@ function inChannelSetting(state: State, ch: Channel | undefined, setting: Channe
   return holds(state, ch[setting]);
 }
 
-/** Whether the person reads the channel's messages (subscribed, or a public channel for a member). */
+/** Whether the person reads the channel's messages (subscribed, a public channel for a member, or a private one's granting groups). */
 function hasContentAccess(state: State, streamId: number): boolean {
   const ch = state.channels[streamId];
   if (!ch) return false;
-  return ch.is_web_public || !!state.subscriptions[streamId] || (!ch.invite_only && !isGuest(state));
+  if (ch.is_web_public || state.subscriptions[streamId] || (!ch.invite_only && !isGuest(state))) return true;
+  // a private channel: through its groups that grant content access (as the server's hasContentAccess)
+  return inChannelSetting(state, ch, "can_subscribe_group") || inChannelSetting(state, ch, "can_add_subscribers_group");
 }
 
 const canAdminister = (state: State, ch: Channel | undefined) => isAdmin(state) || inChannelSetting(state, ch, "can_administer_channel_group");
@@ -154,6 +156,12 @@ export function creatableChannelKinds(state: State): ChannelPrivacy[] {
   return out;
 }
 
+/** Whether the person may bring an archived channel back (its administrators, as the server's PATCH /streams checks). */
+export function canUnarchive(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  return !!ch?.is_archived && canAdminister(state, ch);
+}
+
 /**
  * Whether the person may subscribe to the channel by themselves (or leave it): one's own subscription can
  * always be left; guests join nothing by themselves; a public channel is open to members; a private one
@@ -167,10 +175,134 @@ export function canToggleSubscription(state: State, streamId: number): boolean {
   return inChannelSetting(state, ch, "can_subscribe_group") || inChannelSetting(state, ch, "can_add_subscribers_group");
 }
 
+// Settings screens: channels, people, groups and bots (the server's rules in src/domain/channel-permissions.ts,
+// src/actions/channels.ts, user-updates.ts, deactivation.ts, user-group-access.ts, bot-permissions.ts).
+
+export const isOwner = (state: State) => role(state) === ROLE.owner;
+
+/** A channel's privacy as one choice (its invite_only, history_public_to_subscribers and is_web_public). */
+export function channelPrivacy(ch: Channel): ChannelPrivacy {
+  if (ch.is_web_public) return "web_public";
+  if (!ch.invite_only) return "public";
+  return ch.history_public_to_subscribers === false ? "private_protected" : "private_shared";
+}
+
+/** May change the channel's settings (name, description, permissions) and archive it. */
+export function canAdministerChannel(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  return !!ch && !ch.is_archived && canAdminister(state, ch);
+}
+
+/**
+ * The privacy choices offered for an existing channel: its own, plus those the person may switch to
+ * (content access, the organization's create-channel groups, web-public where allowed).
+ */
+export function channelPrivacyChoices(state: State, streamId: number): ChannelPrivacy[] {
+  const ch = state.channels[streamId];
+  if (!ch) return [];
+  const current = channelPrivacy(ch);
+  if (!canAdministerChannel(state, streamId) || !hasContentAccess(state, streamId)) return [current];
+  const creatable = new Set(creatableChannelKinds(state));
+  return (["public", "private_shared", "private_protected", "web_public"] as const).filter((k) => k === current || creatable.has(k));
+}
+
+/** May add other people to the channel. */
+export function canAddSubscribers(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  if (!ch || ch.is_archived || isGuest(state) || !hasContentAccess(state, streamId)) return false;
+  if (isAdmin(state) || holds(state, state.realm.can_add_subscribers_group)) return true;
+  return inChannelSetting(state, ch, "can_administer_channel_group") || inChannelSetting(state, ch, "can_add_subscribers_group");
+}
+
+/** May remove other people from the channel (one's own subscription can always be left). */
+export function canRemoveSubscribers(state: State, streamId: number): boolean {
+  const ch = state.channels[streamId];
+  if (!ch || isGuest(state)) return false;
+  if (isAdmin(state) || inChannelSetting(state, ch, "can_administer_channel_group")) return true;
+  const basicAccess = hasContentAccess(state, streamId) || inChannelSetting(state, ch, "can_subscribe_group") || inChannelSetting(state, ch, "can_add_subscribers_group");
+  return basicAccess && inChannelSetting(state, ch, "can_remove_subscribers_group");
+}
+
+/** Only administrators choose the default channels (which must be public). */
+export const canSetDefaultChannel = (state: State, streamId: number) => isAdmin(state) && !!state.channels[streamId] && !state.channels[streamId]!.invite_only;
+
+/** Only owners change a channel's message retention. */
+export const canSetChannelRetention = (state: State) => isOwner(state);
+
+/** The roles the person may give someone: none unless an administrator; an owner's role only by an owner. */
+export function assignableRoles(state: State, targetId: number) {
+  const target = state.users[targetId];
+  if (!target || !isAdmin(state) || target.is_bot) return [];
+  if (target.role === ROLE.owner && !isOwner(state)) return [];
+  return INVITE_ROLES.filter((r) => r.role >= role(state));
+}
+
+/** May deactivate the person: administrators, an owner only by an owner, never oneself here. */
+export function canDeactivateUser(state: State, targetId: number): boolean {
+  const target = state.users[targetId];
+  if (!target || !target.is_active || targetId === state.me) return false;
+  if (target.is_bot) return canManageBot(state, targetId);
+  if (target.role === ROLE.owner && !isOwner(state)) return false;
+  return isAdmin(state);
+}
+
+/** May email the person a password reset link: administrators, an owner only by an owner, never to bots or the deactivated. */
+export function canSendPasswordReset(state: State, targetId: number): boolean {
+  const target = state.users[targetId];
+  if (!target || !target.is_active || target.is_bot || !isAdmin(state)) return false;
+  return target.role !== ROLE.owner || isOwner(state);
+}
+
+/** May reactivate a deactivated person (a bot: its owner too, within the bot-creation rules). */
+export function canReactivateUser(state: State, targetId: number): boolean {
+  const target = state.users[targetId];
+  if (!target || target.is_active) return false;
+  if (target.is_bot) return canManageBot(state, targetId) && creatableBotTypes(state).includes((target.bot_type ?? 1) as BotType);
+  return isAdmin(state);
+}
+
+/** 1 generic, 2 incoming webhook: the kinds of bot the app creates. */
+export type BotType = 1 | 2;
+
+/** The kinds of bot the person may create: administrators any; can_create_bots_group any; the write-only group webhooks only. */
+export function creatableBotTypes(state: State): BotType[] {
+  const me = state.users[state.me];
+  if (!me || me.is_bot) return [];
+  if (isAdmin(state)) return [1, 2];
+  if (isGuest(state)) return [];
+  if (holds(state, state.realm.can_create_bots_group)) return [1, 2];
+  if (holds(state, state.realm.can_create_write_only_bots_group)) return [2];
+  return [];
+}
+
+/** May see a bot's key, regenerate it, rename or deactivate it: its owner or an administrator. */
+export function canManageBot(state: State, botId: number): boolean {
+  const owner = state.bots?.[botId]?.owner_id ?? state.users[botId]?.bot_owner_id;
+  return isAdmin(state) || (owner !== undefined && owner !== null && owner === state.me);
+}
+
+// User groups: guests and bots may not use them at all; system groups are the server's.
+
+const usesGroups = (state: State) => !isGuest(state) && !state.users[state.me]?.is_bot;
+
+export const canCreateGroups = (state: State) => usesGroups(state) && holds(state, state.realm.can_create_groups);
+
+function groupPermission(state: State, groupId: number, name: UserGroupPermission): boolean {
+  const g = state.groups[groupId];
+  if (!g || g.is_system_group || !usesGroups(state)) return false;
+  if (holds(state, state.realm.can_manage_all_groups) || holds(state, g.settings?.can_manage_group)) return true;
+  return name !== "can_manage_group" && holds(state, g.settings?.[name]);
+}
+
+/** May rename the group, change its description and who may do what, deactivate it. */
+export const canManageGroup = (state: State, groupId: number) => groupPermission(state, groupId, "can_manage_group");
+export const canAddGroupMembers = (state: State, groupId: number) => groupPermission(state, groupId, "can_add_members_group");
+export const canRemoveGroupMembers = (state: State, groupId: number) => groupPermission(state, groupId, "can_remove_members_group");
+export const canJoinGroup = (state: State, groupId: number) => groupPermission(state, groupId, "can_join_group") || canAddGroupMembers(state, groupId);
+export const canLeaveGroup = (state: State, groupId: number) => groupPermission(state, groupId, "can_leave_group") || canRemoveGroupMembers(state, groupId);
+
 // The organization's administration screens (Zulip's settings_org.ts, settings_emoji.ts and the
 // server's checks in actions/realm.ts, realm-emoji.ts): who sees which section and who may change what.
-
-const isOwnerRole = (state: State) => role(state) === ROLE.owner;
 
 /** Settings only owners may change (the server's OWNER_ONLY_REALM_SETTINGS, Zulip's update_realm). */
 export const OWNER_ONLY_ORG_SETTINGS: ReadonlySet<string> = new Set([
@@ -194,19 +326,19 @@ export type OrgSection = "profile" | "settings" | "permissions" | "user-defaults
  * server's page only owners.
  */
 export function seesOrgSection(state: State, section: OrgSection): boolean {
-  if (section === "server") return isOwnerRole(state);
+  if (section === "server") return isOwner(state);
   if (section === "invites") return isAdmin(state) || canInvite(state);
   return true;
 }
 
 /** May change one organization setting (PATCH /realm): administrators, owners for the owner-only ones. */
-export const canEditOrgSetting = (state: State, name: string): boolean => isAdmin(state) && (!OWNER_ONLY_ORG_SETTINGS.has(name) || isOwnerRole(state));
+export const canEditOrgSetting = (state: State, name: string): boolean => isAdmin(state) && (!OWNER_ONLY_ORG_SETTINGS.has(name) || isOwner(state));
 
 /** May change the organization's lists: linkifiers, playgrounds, profile fields, default channels, folders, new users' defaults. */
 export const canAdministerOrg = (state: State): boolean => isAdmin(state);
 
 /** May upload a custom emoji: in can_add_custom_emoji_group (never a guest). */
-export const canAddEmoji = (state: State): boolean => !isGuest(state) && holds(state, orgGroup(state.org, "can_add_custom_emoji_group"));
+export const canAddEmoji = (state: State): boolean => !isGuest(state) && !!state.org && holds(state, orgGroup(state.org, "can_add_custom_emoji_group"));
 
 /** May delete a custom emoji: administrators, or its author. */
 export const canDeleteEmoji = (state: State, emoji: { author_id?: number | null }): boolean => isAdmin(state) || (emoji.author_id != null && emoji.author_id === state.me);

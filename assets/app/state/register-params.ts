@@ -20,14 +20,19 @@ export const FETCH_EVENT_TYPES = [
   "realm_emoji",
   "drafts",
   "scheduled_messages",
-  // the organization's settings and lists (state/org.ts)
+  // the settings screens: bots, default channels, channel folders, custom profile fields
+  "realm_bot",
+  "default_streams",
+  "channel_folders",
+  "custom_profile_fields",
+  // personal settings: alert words, saved snippets
+  "alert_words",
+  "saved_snippets",
+  // the administration screens (state/org.ts): settings, new users' defaults, linkifiers, playgrounds
   "realm_user_settings_defaults",
   "realm_linkifiers",
   "realm_playgrounds",
-  "custom_profile_fields",
-  "default_streams",
   "default_stream_groups",
-  "channel_folders",
 ];
 
 export const CLIENT_CAPABILITIES = {

@@ -3,6 +3,7 @@
  * fetched. Plain data only (records and arrays, no DOM, no classes), so it can be compared with a
  * fresh /register in tests and replaced wholesale when the event queue is lost.
  */
+import type { Bot, ChannelFolder, ProfileField, ProfileValue } from "./org-types";
 
 import type { OrgState } from "./org";
 
@@ -41,6 +42,22 @@ export interface User {
   /** "" when unknown */
   timezone: string;
   avatar_url: string | null;
+  /** for people's profile cards and the administrators' lists */
+  date_joined?: string;
+  bot_type?: number | null;
+  bot_owner_id?: number | null;
+  /** the real address, when the organization's email visibility lets the person see it */
+  delivery_email?: string | null;
+  /** custom profile field id → value */
+  profile_data?: Record<string, ProfileValue>;
+}
+
+/** A saved snippet: text the person inserts into messages. */
+export interface SavedSnippet {
+  id: number;
+  title: string;
+  content: string;
+  date_created: number;
 }
 
 /**
@@ -60,6 +77,9 @@ export const CHANNEL_PERMISSIONS = [
   // who may join the channel by themselves (a private one too), or add others
   "can_subscribe_group",
   "can_add_subscribers_group",
+  // who may post, and remove others from the channel (its settings page offers them all)
+  "can_send_message_group",
+  "can_remove_subscribers_group",
 ] as const;
 export type ChannelPermission = (typeof CHANNEL_PERMISSIONS)[number];
 
@@ -70,6 +90,11 @@ export interface Channel extends Partial<Record<ChannelPermission, GroupSetting>
   invite_only: boolean;
   is_web_public: boolean;
   is_archived: boolean;
+  /** a private channel's older messages are readable by new subscribers (settings page) */
+  history_public_to_subscribers?: boolean;
+  folder_id?: number | null;
+  /** null: the organization's policy; -1: forever */
+  message_retention_days?: number | null;
 }
 
 /** A channel the person is subscribed to, with their own settings for it. */
@@ -81,6 +106,8 @@ export interface Subscription extends Channel {
   desktop_notifications: boolean | null;
   audible_notifications: boolean | null;
   wildcard_mentions_notify: boolean | null;
+  push_notifications?: boolean | null;
+  email_notifications?: boolean | null;
 }
 
 /** Where an unread message sits: a channel topic or a direct-message conversation (see dmKey). */
@@ -113,7 +140,14 @@ export interface UserGroup {
   is_system_group: boolean;
   members: number[];
   direct_subgroup_ids: number[];
+  description?: string;
+  creator_id?: number | null;
+  /** who may manage the group, add, remove, join, leave, mention (the settings page's pickers) */
+  settings?: Partial<Record<UserGroupPermission, GroupSetting>>;
 }
+
+export const USER_GROUP_PERMISSIONS = ["can_manage_group", "can_add_members_group", "can_remove_members_group", "can_join_group", "can_leave_group", "can_mention_group"] as const;
+export type UserGroupPermission = (typeof USER_GROUP_PERMISSIONS)[number];
 
 /** The person's settings the app reads; everything else /register sends is left out. */
 export interface Settings {
@@ -145,6 +179,31 @@ export interface Settings {
   enable_stream_desktop_notifications: boolean;
   enable_stream_audible_notifications: boolean;
   pm_content_in_desktop_notifications: boolean;
+  // the rest of the settings screen's (stored with the account; Zulip's other clients read them too)
+  fluid_layout_width: boolean;
+  emojiset: string;
+  display_emoji_reaction_users: boolean;
+  web_escape_navigates_to_home_view: boolean;
+  enable_offline_email_notifications: boolean;
+  enable_offline_push_notifications: boolean;
+  enable_online_push_notifications: boolean;
+  enable_followed_topic_email_notifications: boolean;
+  enable_followed_topic_push_notifications: boolean;
+  enable_stream_email_notifications: boolean;
+  enable_stream_push_notifications: boolean;
+  email_notifications_batching_period_seconds: number;
+  message_content_in_email_notifications: boolean;
+  enable_digest_emails: boolean;
+  enable_login_emails: boolean;
+  enable_marketing_emails: boolean;
+  realm_name_in_email_notifications_policy: number;
+  automatically_follow_topics_policy: number;
+  automatically_unmute_topics_in_muted_streams_policy: number;
+  automatically_follow_topics_where_mentioned: boolean;
+  desktop_icon_count_display: number;
+  send_read_receipts: boolean;
+  email_address_visibility: number;
+  allow_private_data_export: boolean;
 }
 
 export interface Realm {
@@ -181,6 +240,12 @@ export interface Realm {
   can_resolve_topics_group: GroupSetting;
   /** who may create invitation links (Zulip's create_multiuse_invite_group) */
   create_multiuse_invite_group: GroupSetting;
+  /** people, groups and bots: who may add others to channels, create bots and groups, manage every group */
+  can_add_subscribers_group?: GroupSetting;
+  can_create_bots_group?: GroupSetting;
+  can_create_write_only_bots_group?: GroupSetting;
+  can_create_groups?: GroupSetting;
+  can_manage_all_groups?: GroupSetting;
   /** the sounds the server offers for notifications */
   notification_sounds: string[];
   /** who may create channels of each kind */
@@ -198,6 +263,7 @@ export interface Realm {
   name_changes_disabled: boolean;
   email_changes_disabled: boolean;
   avatar_changes_disabled: boolean;
+  max_avatar_file_size_mib: number;
 }
 
 export interface Reaction {
@@ -332,6 +398,17 @@ export interface State {
   drafts: Record<number, ServerDraft>;
   /** messages the person scheduled, not yet sent, by id */
   scheduled: Record<number, ScheduledMessage>;
-  /** the organization's settings and lists, for the administration screens */
-  org: OrgState;
+  /** the person's own email address (users[me].email may be a stand-in the organization shows) */
+  delivery_email: string;
+  /** "U" an uploaded avatar, "G" the default (Gravatar or a generated one) */
+  avatar_source: string;
+  alert_words: string[];
+  saved_snippets: Record<number, SavedSnippet>;
+  /** the settings screens' data (optional: a state made for a test of the conversation may leave it out) */
+  bots?: Record<number, Bot>;
+  default_channels?: number[];
+  channel_folders?: Record<number, ChannelFolder>;
+  profile_fields?: ProfileField[];
+  /** the organization's settings and lists for the administration screens (optional like the above) */
+  org?: OrgState;
 }

@@ -24,6 +24,9 @@ import { lazy } from "../lib/lazy";
 const DraftsView = lazy(() => import("./DraftsView").then((m) => m.DraftsView));
 const ScheduledView = lazy(() => import("./ScheduledView").then((m) => m.ScheduledView));
 const BrowseChannels = lazy(() => import("./BrowseChannels").then((m) => m.BrowseChannels));
+// a channel's settings and the user groups: their own rooms under settings/, each its own chunk
+const ChannelSettings = lazy(() => import("./settings/channels/ChannelSettings").then((m) => m.ChannelSettings));
+const GroupsView = lazy(() => import("./settings/groups/GroupsView").then((m) => m.GroupsView));
 // the settings overlay and each of its sections are chunks of their own
 const SettingsOverlay = lazy(() => import("./settings/SettingsOverlay").then((m) => m.SettingsOverlay));
 import { Inbox } from "./Inbox";
@@ -48,6 +51,8 @@ function viewTitle(v: PageView): string {
   if (v.kind === "drafts") return "Drafts";
   if (v.kind === "scheduled") return "Scheduled messages";
   if (v.kind === "channels") return "Channels";
+  if (v.kind === "channel-settings") return `#${channels.value[v.stream_id]?.name ?? "channel"} settings`;
+  if (v.kind === "groups") return "User groups";
   const n = v.narrow;
   switch (n.kind) {
     case "feed":
@@ -76,6 +81,8 @@ function Main({ v }: { v: PageView }) {
   if (v.kind === "drafts") return <DraftsView />;
   if (v.kind === "scheduled") return <ScheduledView />;
   if (v.kind === "channels") return <BrowseChannels tab={v.tab} />;
+  if (v.kind === "channel-settings") return <ChannelSettings streamId={v.stream_id} section={v.section} />;
+  if (v.kind === "groups") return <GroupsView tab={v.tab} groupId={v.group_id} section={v.section ?? "general"} />;
   return <MessageView key={`${narrowKey(v.narrow)}/${v.near ?? ""}`} narrow={v.narrow} near={v.near} />;
 }
 

@@ -3,23 +3,25 @@
  * those: a guest's own and web-public ones; private channels to their subscribers and administrators),
  * with its description, subscriber count and privacy, a filter, and a Subscribe / Unsubscribe button where
  * the person may. The list follows the store: joining or leaving comes back as events, and the sidebar
- * follows with it. Loaded on first use.
+ * follows with it. Archived channels are only under their own tab (`#channels/archived`), read-only, with
+ * Unarchive for their administrators. Loaded on first use.
  */
 import { useState } from "preact/hooks";
-import { subscribeTo, unsubscribeFrom } from "../api/calls";
+import { subscribeTo, unarchiveChannel, unsubscribeFrom } from "../api/calls";
 import { describeError } from "../api/http";
 import type { ChannelsTab } from "../nav/hash";
 import { hrefOf } from "../nav/router";
-import { canToggleSubscription, creatableChannelKinds } from "../state/permissions";
+import { inBrowseTab } from "../state/archived";
+import { canToggleSubscription, canUnarchive, creatableChannelKinds } from "../state/permissions";
 import { channels, state, subscribers, subscriptions } from "../state/store";
 import type { Channel } from "../state/types";
 import { openCreateChannel } from "./channel-actions";
 import { ChannelMark } from "./bits";
-import { HashIcon, SearchIcon } from "./icons";
+import { GearIcon, HashIcon, SearchIcon } from "./icons";
 import { showNotice } from "./Notice";
 
-const TAB_LABELS: Record<ChannelsTab, string> = { subscribed: "Subscribed", all: "All channels", notsubscribed: "Not subscribed" };
-const TAB_ORDER: ChannelsTab[] = ["subscribed", "notsubscribed", "all"];
+const TAB_LABELS: Record<ChannelsTab, string> = { subscribed: "Subscribed", all: "All channels", notsubscribed: "Not subscribed", archived: "Archived" };
+const TAB_ORDER: ChannelsTab[] = ["subscribed", "notsubscribed", "all", "archived"];
 
 function privacyText(c: Channel): string {
   if (c.is_web_public) return "Web-public";
@@ -49,6 +51,22 @@ function SubscribeButton({ channel }: { channel: Channel }) {
   );
 }
 
+function UnarchiveButton({ channel }: { channel: Channel }) {
+  const [busy, setBusy] = useState(false);
+  if (!canUnarchive(state.value!, channel.stream_id)) return null;
+  const unarchive = () => {
+    setBusy(true);
+    unarchiveChannel(channel.stream_id)
+      .catch((e) => showNotice(`Could not unarchive #${channel.name}: ${describeError(e)}`))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <button type="button" class="button subtle unarchive-button" disabled={busy} aria-label={`Unarchive #${channel.name}`} onClick={unarchive}>
+      Unarchive
+    </button>
+  );
+}
+
 function ChannelCard({ channel }: { channel: Channel }) {
   const sub = subscriptions.value[channel.stream_id];
   const count = subscribers.value[channel.stream_id]?.length ?? 0;
@@ -69,7 +87,10 @@ function ChannelCard({ channel }: { channel: Channel }) {
           <span class="browse-channel-count">{count === 1 ? "1 subscriber" : `${count} subscribers`}</span>
         </p>
       </div>
-      <SubscribeButton channel={channel} />
+      <a class="icon-button channel-settings-link" href={hrefOf({ kind: "channel-settings", stream_id: channel.stream_id, section: "general" })} aria-label={`Settings for #${channel.name}`} title="Channel settings">
+        <GearIcon />
+      </a>
+      {channel.is_archived ? <UnarchiveButton channel={channel} /> : <SubscribeButton channel={channel} />}
     </li>
   );
 }
@@ -79,7 +100,7 @@ export function BrowseChannels({ tab }: { tab: ChannelsTab }) {
   const needle = filter.trim().toLowerCase();
   const subs = subscriptions.value;
   const list = Object.values(channels.value)
-    .filter((c) => (tab === "all" ? true : tab === "subscribed" ? !!subs[c.stream_id] : !subs[c.stream_id]))
+    .filter((c) => inBrowseTab(tab, c, !!subs[c.stream_id]))
     .filter((c) => !needle || c.name.toLowerCase().includes(needle) || c.description.toLowerCase().includes(needle))
     .sort((a, b) => a.name.localeCompare(b.name));
   const mayCreate = creatableChannelKinds(state.value!).length > 0;
@@ -111,7 +132,7 @@ export function BrowseChannels({ tab }: { tab: ChannelsTab }) {
         </div>
         {list.length === 0 ? (
           <div class="overview-empty">
-            <p class="overview-empty-title">{needle ? "No channels match your filter." : tab === "subscribed" ? "You are not subscribed to any channel yet." : "No channels to show."}</p>
+            <p class="overview-empty-title">{needle ? "No channels match your filter." : tab === "subscribed" ? "You are not subscribed to any channel yet." : tab === "archived" ? "No archived channels." : "No channels to show."}</p>
             {tab !== "all" && (
               <p>
                 <a href={hrefOf({ kind: "channels", tab: "all" })}>See all channels</a>

@@ -1,8 +1,10 @@
 /**
  * The person's channels: pinned ones first, then by name, muted ones dimmed, each with its unread count
- * and a menu; the open channel shows its topics beneath it.
+ * and a menu; the open channel shows its topics beneath it. Archived channels leave the list, as in
+ * Zulip (Browse channels, Archived, still has them), unless one is open.
  */
 import { hrefOf, view } from "../nav/router";
+import { inSidebar } from "../state/archived";
 import { creatableChannelKinds } from "../state/permissions";
 import { counts, state, subscriptions } from "../state/store";
 import type { Subscription } from "../state/types";
@@ -39,7 +41,8 @@ function ChannelRow({ sub }: { sub: Subscription }) {
 }
 
 export function ChannelList() {
-  const subs = Object.values(subscriptions.value);
+  const open = openChannelId();
+  const subs = Object.values(subscriptions.value).filter((s) => inSidebar(s, open));
   const pinned = subs.filter((s) => s.pin_to_top).sort(byName);
   const rest = subs.filter((s) => !s.pin_to_top).sort(byName);
   const browse = hrefOf({ kind: "channels", tab: "all" });

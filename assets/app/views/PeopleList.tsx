@@ -1,6 +1,8 @@
 /** The right sidebar: everyone in the organization with their presence and status, active first. */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { hrefOf } from "../nav/router";
+import { InfoIcon } from "./icons";
+import { openProfile } from "./settings/people/open-profile";
 import { activePeople, dmKey } from "../state/people";
 import { me, presence, userStatus, users } from "../state/store";
 import { nowSeconds, PresenceDot, StatusEmoji, statusOf } from "./people-bits";
@@ -56,6 +58,9 @@ export function PeopleList() {
                 </span>
                 <StatusEmoji userId={u.user_id} />
               </a>
+              <button type="button" class="icon-button profile-button" aria-label={`Profile of ${u.full_name}`} title="View profile" onClick={() => openProfile(u.user_id)}>
+                <InfoIcon size={16} />
+              </button>
             </li>
           );
         })}

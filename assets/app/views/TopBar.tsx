@@ -25,6 +25,7 @@ function personalItems(): MenuItem[] {
     { label: "Dark theme", icon: <MoonIcon size={16} />, checked: scheme === SCHEME.dark, onSelect: choose(SCHEME.dark) },
     { label: "Personal settings", icon: <GearIcon size={16} />, onSelect: () => navigate({ kind: "settings", area: "personal", section: "" }) },
     ...(sectionsOf(state.value!, "organization").length ? [{ label: "Organization settings", icon: <BuildingIcon size={16} />, onSelect: () => navigate({ kind: "settings", area: "organization", section: "" }) }] : []),
+    { label: "User groups", icon: <PeopleIcon size={16} />, onSelect: () => navigate({ kind: "groups", tab: "your" }) },
     { label: "Notification settings", icon: <BellIcon size={16} />, onSelect: openNotificationSettings },
     { label: "Change password", icon: <LockIcon size={16} />, onSelect: openPasswordDialog },
     { label: "Keyboard shortcuts", icon: <KeyboardIcon size={16} />, onSelect: openKeyboardHelp },

@@ -47,3 +47,4 @@ export const InviteIcon = (p: Props) => icon(<><circle cx="10" cy="8" r="3.5" />
 export const ArrowLeftIcon = (p: Props) => icon(<path d="M19 12H5m6-6-6 6 6 6" />, p);
 export const GearIcon = (p: Props) => icon(<><circle cx="12" cy="12" r="3" /><path d="M12 2.5v3M12 18.5v3M4.2 6.5l2.6 1.5M17.2 16l2.6 1.5M4.2 17.5 6.8 16M17.2 8l2.6-1.5" /></>, p);
 export const BuildingIcon = (p: Props) => icon(<><rect x="5" y="3.5" width="14" height="17" rx="1.5" /><path d="M9 8h2M13 8h2M9 12h2M13 12h2M10 20.5v-4h4v4" /></>, p);
+export const InfoIcon = (p: Props) => icon(<><circle cx="12" cy="12" r="9" /><path d="M12 11v6M12 7.5v.5" /></>, p);

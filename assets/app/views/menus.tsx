@@ -3,7 +3,8 @@ import { describeError } from "../api/http";
 import { markChannelRead, markTopicRead, setSubscriptionProperty, setTopicPolicy } from "../api/calls";
 import { POLICY, topicPolicy } from "../state/user-topics";
 import { subscriptions, userTopics } from "../state/store";
-import { CheckIcon, FollowIcon, MuteIcon, StarIcon } from "./icons";
+import { CheckIcon, FollowIcon, GearIcon, MuteIcon, StarIcon } from "./icons";
+import { navigate } from "../nav/router";
 import { MenuButton, type MenuItem } from "./Menu";
 import { showNotice } from "./Notice";
 import { topicActions } from "./message-actions";
@@ -45,6 +46,7 @@ export function channelMenuItems(streamId: number): MenuItem[] {
       onSelect: attempt("pin the channel", () => setSubscriptionProperty(streamId, "pin_to_top", !sub.pin_to_top)),
     });
   }
+  items.push({ label: "Channel settings", icon: <GearIcon size={16} />, onSelect: () => navigate({ kind: "channel-settings", stream_id: streamId, section: "general" }) });
   return items;
 }
 

@@ -6,8 +6,17 @@ import { withKey, without } from "./records";
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
-const CHANNEL_FIELDS = ["name", "description", "invite_only", "is_web_public", "is_archived"] as const;
-const SUBSCRIPTION_FIELDS = ["color", "is_muted", "pin_to_top", "desktop_notifications", "audible_notifications", "wildcard_mentions_notify"] as const;
+const CHANNEL_FIELDS = ["name", "description", "invite_only", "is_web_public", "is_archived", "history_public_to_subscribers", "folder_id", "message_retention_days"] as const;
+const SUBSCRIPTION_FIELDS = [
+  "color",
+  "is_muted",
+  "pin_to_top",
+  "desktop_notifications",
+  "audible_notifications",
+  "wildcard_mentions_notify",
+  "push_notifications",
+  "email_notifications",
+] as const;
 
 export function onSubscription(state: State, e: Json): State {
   switch (e.op) {
@@ -83,7 +92,13 @@ export function onStream(state: State, e: Json): State {
     case "update": {
       if ((CHANNEL_PERMISSIONS as readonly string[]).includes(e.property)) return updateChannel(state, e.stream_id, { [e.property]: toGroupSetting(e.value) });
       if (!(CHANNEL_FIELDS as readonly string[]).includes(e.property)) return state;
-      return updateChannel(state, e.stream_id, { [e.property]: e.value });
+      // a privacy change carries the channel's other two privacy fields with it
+      const patch: Partial<Channel> = { [e.property]: e.value };
+      if (e.property === "invite_only") {
+        if (e.history_public_to_subscribers !== undefined) patch.history_public_to_subscribers = e.history_public_to_subscribers;
+        if (e.is_web_public !== undefined) patch.is_web_public = e.is_web_public;
+      }
+      return updateChannel(state, e.stream_id, patch);
     }
     default:
       return state;

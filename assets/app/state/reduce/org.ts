@@ -1,19 +1,72 @@
 /**
- * The organization's settings and lists as events change them: realm update / update_dict,
- * realm_user_settings_defaults, realm_linkifiers, realm_playgrounds, custom_profile_fields,
- * default_streams, default_stream_groups and channel_folder.
+ * What the settings screens read of the organization, as events change it: realm_bot, default_streams,
+ * channel_folder and custom_profile_fields (kept at the state's top level), and for the administration
+ * screens (state.org) realm update / update_dict, realm_user_settings_defaults, realm_linkifiers,
+ * realm_playgrounds and default_stream_groups.
  */
-import { byOrder, ORG_GROUP_SETTINGS, ORG_VALUE_SETTINGS, toChannelGroup, toFolder, toLinkifier, toOrgValue, toPlayground, toProfileField, type OrgState } from "../org";
+import { defaultChannelIds, profileFieldsOf, toBot, toFolder } from "../from-register";
+import { EMPTY_ORG, ORG_GROUP_SETTINGS, ORG_VALUE_SETTINGS, toChannelGroup, toLinkifier, toOrgValue, toPlayground, type OrgState } from "../org";
 import type { State } from "../types";
+import { withKey, without } from "./records";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
-const KNOWN = new Set<string>([...ORG_VALUE_SETTINGS, ...ORG_GROUP_SETTINGS]);
-const withOrg = (state: State, patch: Partial<OrgState>): State => ({ ...state, org: { ...state.org, ...patch } });
+const BOT_FIELDS = ["full_name", "email", "is_active", "api_key", "owner_id", "avatar_url", "bot_type"] as const;
 
-/** realm update / update_dict: every setting the administration screens show (state/reduce/settings.ts keeps state.realm). */
+export function onRealmBot(state: State, e: Json): State {
+  const bots = state.bots ?? {};
+  switch (e.op) {
+    case "add":
+      return { ...state, bots: withKey(bots, e.bot.user_id, toBot(e.bot)) };
+    case "delete":
+    case "remove":
+      return { ...state, bots: without(bots, e.bot.user_id) };
+    case "update": {
+      const cur = bots[e.bot.user_id];
+      if (!cur) return state;
+      const next = { ...cur };
+      for (const f of BOT_FIELDS) if (e.bot[f] !== undefined) (next as Json)[f] = e.bot[f];
+      return { ...state, bots: withKey(bots, cur.user_id, next) };
+    }
+    default:
+      return state;
+  }
+}
+
+export const onDefaultStreams = (state: State, e: Json): State => ({ ...state, default_channels: defaultChannelIds(e.default_streams) });
+
+export function onChannelFolder(state: State, e: Json): State {
+  const folders = state.channel_folders ?? {};
+  if (e.op === "add") return { ...state, channel_folders: withKey(folders, e.channel_folder.id, toFolder(e.channel_folder)) };
+  if (e.op === "update") {
+    const cur = folders[e.channel_folder_id];
+    if (!cur) return state;
+    const patch: Json = {};
+    for (const f of ["name", "description", "is_archived"]) if (e.data[f] !== undefined) patch[f] = e.data[f];
+    return { ...state, channel_folders: withKey(folders, cur.id, { ...cur, ...patch }) };
+  }
+  if (e.op === "reorder") {
+    const order: number[] = e.order ?? [];
+    const next = { ...folders };
+    order.forEach((id, i) => {
+      if (next[id]) next[id] = { ...next[id]!, order: i };
+    });
+    return { ...state, channel_folders: next };
+  }
+  return state;
+}
+
+export const onProfileFields = (state: State, e: Json): State => ({ ...state, profile_fields: profileFieldsOf(e.fields) });
+
+// The administration screens' part.
+
+const KNOWN = new Set<string>([...ORG_VALUE_SETTINGS, ...ORG_GROUP_SETTINGS]);
+const withOrg = (state: State, patch: Partial<OrgState>): State => ({ ...state, org: { ...(state.org ?? EMPTY_ORG), ...patch } });
+
+/** realm update / update_dict: every setting the administration screens show (reduce/settings.ts keeps state.realm). */
 export function onRealmSettings(state: State, e: Json): State {
+  if (!state.org) return state;
   const data: Record<string, unknown> = e.op === "update" ? { [e.property]: e.value } : e.op === "update_dict" ? e.data : {};
   const settings = { ...state.org.settings };
   let changed = false;
@@ -30,32 +83,10 @@ export function onRealmSettings(state: State, e: Json): State {
 }
 
 export function onUserDefaults(state: State, e: Json): State {
-  if (e.op !== "update") return state;
+  if (e.op !== "update" || !state.org) return state;
   return withOrg(state, { user_defaults: { ...state.org.user_defaults, [e.property]: e.value } });
 }
 
 export const onLinkifiers = (state: State, e: Json): State => withOrg(state, { linkifiers: (e.realm_linkifiers ?? []).map(toLinkifier) });
 export const onPlaygrounds = (state: State, e: Json): State => withOrg(state, { playgrounds: (e.realm_playgrounds ?? []).map(toPlayground) });
-export const onProfileFields = (state: State, e: Json): State => withOrg(state, { profile_fields: (e.fields ?? []).map(toProfileField) });
-export const onDefaultStreams = (state: State, e: Json): State =>
-  withOrg(state, { default_channels: (e.default_streams ?? []).map((s: Json) => (typeof s === "number" ? s : s.stream_id)).sort((a: number, b: number) => a - b) });
 export const onDefaultStreamGroups = (state: State, e: Json): State => withOrg(state, { default_channel_groups: (e.default_stream_groups ?? []).map(toChannelGroup) });
-
-export function onChannelFolder(state: State, e: Json): State {
-  const folders = state.org.channel_folders;
-  switch (e.op) {
-    case "add":
-      return withOrg(state, { channel_folders: byOrder([...folders.filter((f) => f.id !== e.channel_folder.id), toFolder(e.channel_folder)]) });
-    case "update": {
-      const { name, description, is_archived } = e.data ?? {};
-      const patch = { ...(name !== undefined && { name }), ...(description !== undefined && { description }), ...(is_archived !== undefined && { is_archived: !!is_archived }) };
-      return withOrg(state, { channel_folders: folders.map((f) => (f.id === e.channel_folder_id ? { ...f, ...patch } : f)) });
-    }
-    case "reorder": {
-      const order: number[] = e.order ?? [];
-      return withOrg(state, { channel_folders: byOrder(folders.map((f) => (order.includes(f.id) ? { ...f, order: order.indexOf(f.id) } : f))) });
-    }
-    default:
-      return state;
-  }
-}

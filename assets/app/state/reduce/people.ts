@@ -1,12 +1,13 @@
 /** realm_user, presence, user_status and muted_users events: the people and how they are. */
 import { toStatus, toUser } from "../from-register";
 import type { State, User, UserStatus } from "../types";
+import type { ProfileValue } from "../org-types";
 import { withKey, without } from "./records";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
-const USER_FIELDS = ["full_name", "email", "role", "timezone", "avatar_url", "is_active"] as const;
+const USER_FIELDS = ["full_name", "email", "role", "timezone", "avatar_url", "is_active", "bot_owner_id", "delivery_email"] as const;
 
 export function onRealmUser(state: State, e: Json): State {
   const p = e.person;
@@ -21,11 +22,25 @@ export function onRealmUser(state: State, e: Json): State {
       const patch: Partial<User> = {};
       for (const f of USER_FIELDS) if (p[f] !== undefined) (patch as Json)[f] = p[f];
       if (p.new_email !== undefined) patch.email = p.new_email;
-      return Object.keys(patch).length ? { ...state, users: withKey(state.users, p.user_id, { ...cur, ...patch }) } : state;
+      if (p.custom_profile_field) patch.profile_data = withProfileValue(cur.profile_data ?? {}, p.custom_profile_field);
+      // one's own address and avatar source, which only its owner is told of
+      const own: Partial<State> = {};
+      if (p.user_id === state.me && typeof p.delivery_email === "string") own.delivery_email = p.delivery_email;
+      if (p.user_id === state.me && typeof p.avatar_source === "string") own.avatar_source = p.avatar_source;
+      if (!Object.keys(patch).length) return Object.keys(own).length ? { ...state, ...own } : state;
+      return { ...state, ...own, users: withKey(state.users, p.user_id, { ...cur, ...patch }) };
     }
     default:
       return state;
   }
+}
+
+/** A person's custom profile data with one field's value set (or cleared: a null value). */
+function withProfileValue(data: Record<string, ProfileValue>, f: { id: number; value: string | null; rendered_value?: string }): Record<string, ProfileValue> {
+  if (f.value === null) return without(data, String(f.id));
+  const v: ProfileValue = { value: f.value };
+  if (f.rendered_value !== undefined) v.rendered_value = f.rendered_value;
+  return withKey(data, String(f.id), v);
 }
 
 /** Presence from an event or from the answer to the app's own presence report (both keyed by user id). */

@@ -1,6 +1,6 @@
 /** user_settings, user_topic, user_group and realm events. */
-import { realmEmojiOf, SETTING_NAMES, toGroup, toGroupSetting } from "../from-register";
-import type { Realm, State } from "../types";
+import { OPTIONAL_REALM_GROUPS, realmEmojiOf, SETTING_NAMES, toGroup, toGroupSetting } from "../from-register";
+import { USER_GROUP_PERMISSIONS, type Realm, type State, type UserGroup } from "../types";
 import { placeKey } from "../user-topics";
 import { withKey, without } from "./records";
 
@@ -35,7 +35,7 @@ export function onUserGroup(state: State, e: Json): State {
   switch (e.op) {
     case "update":
       if (e.data.deactivated) return { ...state, groups: without(state.groups, e.group_id) };
-      return e.data.name === undefined ? state : { ...state, groups: withKey(state.groups, g.id, { ...g, name: e.data.name }) };
+      return { ...state, groups: withKey(state.groups, g.id, updatedGroup(g, e.data)) };
     case "add_members":
       return { ...state, groups: withKey(state.groups, g.id, { ...g, members: sortedUnion(g.members, e.user_ids) }) };
     case "remove_members":
@@ -47,6 +47,15 @@ export function onUserGroup(state: State, e: Json): State {
     default:
       return state;
   }
+}
+
+/** A group with an update event's data: its name, description and permissions. */
+function updatedGroup(g: UserGroup, data: Json): UserGroup {
+  const next: UserGroup = { ...g };
+  if (data.name !== undefined) next.name = data.name;
+  if (data.description !== undefined) next.description = data.description;
+  for (const k of USER_GROUP_PERMISSIONS) if (data[k] !== undefined) next.settings = { ...next.settings, [k]: toGroupSetting(data[k]) };
+  return next;
 }
 
 /** realm property → the app's name for it */
@@ -87,7 +96,7 @@ export function onRealm(state: State, e: Json): State {
   const patch: Partial<Realm> = {};
   const data: Record<string, unknown> = e.op === "update" ? { [e.property]: e.value } : e.op === "update_dict" ? e.data : {};
   for (const [k, v] of Object.entries(data)) if (REALM_FIELDS[k]) (patch as Json)[REALM_FIELDS[k]] = v;
-  for (const k of REALM_GROUPS) if (data[k] !== undefined) patch[k] = toGroupSetting(data[k]);
+  for (const k of [...REALM_GROUPS, ...OPTIONAL_REALM_GROUPS]) if (data[k] !== undefined) patch[k] = toGroupSetting(data[k]);
   // the older boolean, from a server that does not send the policy with it (or sends it in an event of its
   // own, before or after): false hides the history; true shows it unless the policy already shows some
   if (typeof data.allow_edit_history === "boolean" && data.message_edit_history_visibility_policy === undefined) {

@@ -12,7 +12,7 @@
 import type { ComponentType } from "preact";
 import type { SettingsArea } from "../../nav/hash";
 import type { State } from "../../state/types";
-import { seesOrgSection, type OrgSection } from "../../state/permissions";
+import { creatableBotTypes, isAdmin, seesOrgSection, type OrgSection } from "../../state/permissions";
 
 export interface Section {
   id: string;
@@ -23,6 +23,8 @@ export interface Section {
 }
 
 const always = () => true;
+/** "Your bots": for those who may create bots or own some. */
+const hasBots = (s: State) => creatableBotTypes(s).length > 0 || Object.values(s.bots ?? {}).some((b) => b.owner_id === s.me);
 
 /** The organization's administration screens (Zulip's ids), each seen by whom state/permissions.ts says. */
 const org = (id: string, label: string, section: OrgSection, load: () => Promise<ComponentType>): Section => ({ id, area: "organization", label, visible: (s) => seesOrgSection(s, section), load });
@@ -44,8 +46,12 @@ const ORGANIZATION_SECTIONS: Section[] = [
 export const SECTIONS: Section[] = [
   // personal
   { id: "profile", area: "personal", label: "Profile", visible: always, load: () => import("./personal/Profile").then((m) => m.Profile) },
+  { id: "your-bots", area: "personal", label: "Bots", visible: hasBots, load: () => import("./bots/Bots").then((m) => m.YourBots) },
   // organization (the administration screens add theirs here)
   ...ORGANIZATION_SECTIONS,
+  { id: "user-list-admin", area: "organization", label: "Users", visible: always, load: () => import("./people/Users").then((m) => m.Users) },
+  { id: "deactivated-users-admin", area: "organization", label: "Deactivated users", visible: isAdmin, load: () => import("./people/Users").then((m) => m.DeactivatedUsers) },
+  { id: "bot-list-admin", area: "organization", label: "Bots", visible: isAdmin, load: () => import("./bots/Bots").then((m) => m.AllBots) },
 ];
 
 /** The sections of an area the person may open. */

@@ -5,8 +5,8 @@
 import { useState } from "preact/hooks";
 import { createChannelFolder, reorderChannelFolders, updateChannelFolder } from "../../../api/org";
 import { canAdministerOrg } from "../../../state/permissions";
-import type { ChannelFolder } from "../../../state/org";
-import { org, state } from "../../../state/store";
+import type { ChannelFolder } from "../../../state/org-types";
+import { state } from "../../../state/store";
 import { SaveError, SaveStatus, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
 
@@ -97,7 +97,7 @@ function FolderRow({ f, index, list, editable }: { f: ChannelFolder; index: numb
 
 export function ChannelFolders() {
   const editable = canAdministerOrg(state.value!);
-  const list = org.value.channel_folders;
+  const list = Object.values(state.value!.channel_folders ?? {}).sort((a, b) => a.order - b.order || a.id - b.id);
   return (
     <div class="settings-section">
       <p class="setting-hint">Folders group channels in the left sidebar and in Browse channels.</p>

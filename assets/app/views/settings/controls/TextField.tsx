@@ -13,7 +13,7 @@ interface Props {
   /** a problem with the text found before sending, or null */
   check?(next: string): string | null;
   maxLength?: number;
-  type?: "text" | "email" | "url";
+  type?: "text" | "email" | "url" | "date";
   multiline?: boolean;
   disabled?: boolean;
   hint?: ComponentChildren;

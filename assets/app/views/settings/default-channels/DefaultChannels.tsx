@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { addDefaultChannel, removeDefaultChannel } from "../../../api/org";
 import { canAdministerOrg } from "../../../state/permissions";
-import { channels, org, state } from "../../../state/store";
+import { channels, state } from "../../../state/store";
 import { SaveError, SaveStatus, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
 
@@ -14,7 +14,7 @@ function AddDefault() {
   const saver = useSaver();
   const id = useId("default-channel");
   const [chosen, setChosen] = useState("");
-  const defaults = org.value.default_channels;
+  const defaults = state.value!.default_channels ?? [];
   const candidates = Object.values(channels.value)
     .filter((c) => !c.is_archived && !defaults.includes(c.stream_id))
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -65,7 +65,7 @@ function DefaultRow({ streamId, editable }: { streamId: number; editable: boolea
 
 export function DefaultChannels() {
   const editable = canAdministerOrg(state.value!);
-  const list = org.value.default_channels;
+  const list = state.value!.default_channels ?? [];
   return (
     <div class="settings-section">
       <p class="setting-hint">New people are subscribed to these channels when they join.</p>

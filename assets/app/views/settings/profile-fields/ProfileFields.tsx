@@ -6,8 +6,8 @@
 import { useState } from "preact/hooks";
 import { addProfileField, deleteProfileField, editProfileField, reorderProfileFields } from "../../../api/org";
 import { canAdministerOrg } from "../../../state/permissions";
-import type { ProfileField } from "../../../state/org";
-import { org, state } from "../../../state/store";
+import type { ProfileField } from "../../../state/org-types";
+import { state } from "../../../state/store";
 import { SaveError, SaveStatus, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
 
@@ -180,7 +180,7 @@ function FieldRow({ f, index, list, editable }: { f: ProfileField; index: number
 
 export function ProfileFields() {
   const editable = canAdministerOrg(state.value!);
-  const list = [...org.value.profile_fields].sort((a, b) => a.order - b.order);
+  const list = [...(state.value!.profile_fields ?? [])].sort((a, b) => a.order - b.order);
   return (
     <div class="settings-section">
       <ReadOnlyNote editable={editable} />
