@@ -34,6 +34,7 @@ import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
 import { serverPageRoutes } from "./server-page";
+import { defaultStreamGroupRoutes } from "./default-stream-groups";
 import { profileImageRoutes } from "./profile-images";
 
 /**
@@ -80,5 +81,6 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(linkifierRoutes(app))
     .use(scheduledMessageRoutes(app))
     .use(serverPageRoutes(app))
+    .use(defaultStreamGroupRoutes(app))
     .use(profileImageRoutes(app));
 }
