@@ -153,6 +153,23 @@ describe("linkifiers", () => {
   }, 20_000);
 });
 
+describe("default channels", () => {
+  test("an administrator creates a default channel group with a channel; it is stored and listed", async () => {
+    const { page, errors } = await suite.open();
+    await logIn(page, "iago", "/#organization/default-channels-list");
+    const form = overlay(page).getByRole("form", { name: "Create a default channel group" });
+    await form.getByLabel("Name").fill("Newcomers");
+    await form.getByLabel("Description").fill("Where to start");
+    await form.getByRole("checkbox", { name: "#general" }).check();
+    await form.getByRole("button", { name: "Create group" }).click();
+    await overlay(page).getByRole("list", { name: "Channels of Newcomers" }).getByText("#general").waitFor();
+    const rows = await suite.s.app.db.all<{ name: string; stream_id: number }>("SELECT g.name, s.stream_id FROM default_stream_groups g JOIN default_stream_group_streams s ON s.group_id = g.id");
+    expect(rows).toEqual([{ name: "Newcomers", stream_id: general }]);
+    await page.screenshot({ path: shot("settings-default-channels") });
+    expect(errors).toEqual([]);
+  }, 20_000);
+});
+
 describe("the owner's server page", () => {
   test("the owner backs up now, the page shows the new backup, and the download restores", async () => {
     const { page, errors } = await suite.open({ context: { acceptDownloads: true } });

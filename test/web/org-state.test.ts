@@ -111,10 +111,12 @@ describe("the organization's settings in the web app's store", () => {
     expect(adminPart(state)).toEqual(await fresh("iago"));
 
     (await admin.delete("/default_streams", { stream_id: castle })).success();
+    (await admin.post("/default_stream_groups/create", { group_name: "Newcomers", description: "Start here", stream_names: ["Castle"] })).success();
     (await admin.delete(`/realm/profile_fields/${f2}`)).success();
     (await admin.delete(`/realm/filters/${l2}`)).success();
     const after = await page.catchUp();
     expect(after.default_channels).toEqual([]);
+    expect(after.org!.default_channel_groups).toEqual([{ id: expect.any(Number), name: "Newcomers", description: "Start here", streams: [castle] }]);
     expect(after.profile_fields!.map((f) => f.name)).toEqual(["Squad"]);
     expect(after.org!.linkifiers.map((l) => l.id)).toEqual([l1]);
     expect(adminPart(after)).toEqual(await fresh("iago"));

@@ -72,3 +72,9 @@ export const fetchServerFacts = () => api<ServerFacts & { result: string }>("GET
 export const backUpNow = () => api<{ backup: BackupFacts }>("POST", "/parley/backups").then((r) => r.backup);
 /** The newest archive, downloaded by the browser with the session cookie. */
 export const LATEST_BACKUP_URL = "/json/parley/backups/latest";
+
+export const createDefaultChannelGroup = (name: string, description: string, channelNames: string[]) =>
+  api("POST", "/default_stream_groups/create", { group_name: name, description, stream_names: channelNames });
+export const updateDefaultChannelGroup = (id: number, changes: { new_group_name?: string; new_description?: string }) => api("PATCH", `/default_stream_groups/${id}`, changes);
+export const changeDefaultChannelGroupChannels = (id: number, op: "add" | "remove", channelNames: string[]) => api("PATCH", `/default_stream_groups/${id}/streams`, { op, stream_names: channelNames });
+export const deleteDefaultChannelGroup = (id: number) => api("DELETE", `/default_stream_groups/${id}`);

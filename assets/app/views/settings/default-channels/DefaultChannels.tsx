@@ -1,7 +1,6 @@
 /**
  * Default channels (Zulip's settings_streams.ts): the channels everyone who joins is subscribed to.
- * Administrators add and remove them; everyone sees the list. Zulip's default channel groups are not
- * offered: Parley's server does not implement /default_stream_groups.
+ * Administrators add and remove them; everyone sees the list. Below them, the default channel groups.
  */
 import { useState } from "preact/hooks";
 import { addDefaultChannel, removeDefaultChannel } from "../../../api/org";
@@ -9,6 +8,7 @@ import { canAdministerOrg } from "../../../state/permissions";
 import { channels, state } from "../../../state/store";
 import { SaveError, SaveStatus, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
+import { ChannelGroups } from "./ChannelGroups";
 
 function AddDefault() {
   const saver = useSaver();
@@ -80,6 +80,7 @@ export function DefaultChannels() {
       ) : (
         <p class="muted-text">No default channels.</p>
       )}
+      <ChannelGroups editable={editable} />
     </div>
   );
 }
