@@ -61,6 +61,24 @@ describe("organization profile", () => {
     expect((await realmRow()).name).toBe(before);
   }, 20_000);
 
+  test("the owner uploads an icon and removes it: the page shows each, and the server stores the source", async () => {
+    const { page, errors } = await suite.open();
+    await logIn(page, "desdemona", "/#organization/organization-profile");
+    const png = join(mkdtempSync(join(tmpdir(), "parley-icon-")), "icon.png");
+    await Bun.write(png, await makePng(200, 200, "#2d6a4f"));
+    const icon = overlay(page).getByRole("img", { name: "The organization's icon" });
+    const before = await icon.getAttribute("src");
+    await page.locator("#org-icon-file").setInputFiles(png);
+    await overlay(page).getByRole("button", { name: "Remove icon" }).waitFor();
+    expect(await icon.getAttribute("src")).not.toBe(before);
+    await eventually(() => icon.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0), true);
+    expect(JSON.parse((await realmRow()).settings).icon_source).toBe("U");
+    await overlay(page).getByRole("button", { name: "Remove icon" }).click();
+    await overlay(page).getByRole("button", { name: "Remove icon" }).waitFor({ state: "detached" });
+    expect(JSON.parse((await realmRow()).settings).icon_source).toBe("G");
+    expect(errors).toEqual([]);
+  }, 20_000);
+
   test("a member sees the organization's settings read-only, and no server page", async () => {
     const { page } = await suite.open();
     await suite.logIn(page, "hamlet", "/#organization/organization-permissions");
