@@ -159,6 +159,27 @@ describe("linkifiers", () => {
     expect(errors).toEqual([]);
   }, 25_000);
 
+  test("an administrator moves a linkifier up and edits it; the server stores the new order and pattern, and a member's page follows", async () => {
+    (await suite.s.users.iago.client.post("/realm/filters", { pattern: "CVE-(?P<y>[0-9]{4})-(?P<n>[0-9]+)", url_template: "https://cve.example/{y}/{n}" })).success();
+    const member = await suite.open();
+    await suite.logIn(member.page, "othello", "/#organization/linkifier-settings");
+    const { page, errors } = await suite.open();
+    await logIn(page, "iago", "/#organization/linkifier-settings");
+    await overlay(page).getByRole("button", { name: "Move CVE-(?P<y>[0-9]{4})-(?P<n>[0-9]+) up" }).click();
+    const order = async () => (await suite.s.app.db.all<{ pattern: string }>('SELECT pattern FROM linkifiers ORDER BY "order", id')).map((r) => r.pattern);
+    await eventually(order, ["CVE-(?P<y>[0-9]{4})-(?P<n>[0-9]+)", "#(?P<id>[0-9]+)"]);
+    // the member sees the list in the new order, without the buttons
+    await eventually(() => member.page.locator(".linkifier-pattern").allTextContents(), ["CVE-(?P<y>[0-9]{4})-(?P<n>[0-9]+)", "#(?P<id>[0-9]+)"]);
+    expect(await member.page.getByRole("button", { name: /^Move / }).count()).toBe(0);
+    await overlay(page).getByRole("button", { name: "Edit #(?P<id>[0-9]+)" }).click();
+    const form = overlay(page).getByRole("form", { name: "Edit the linkifier #(?P<id>[0-9]+)" });
+    await form.getByLabel("Pattern").fill("#(?P<id>[0-9]{2,})");
+    await form.getByRole("button", { name: "Save" }).click();
+    await overlay(page).locator(".linkifier-pattern", { hasText: "#(?P<id>[0-9]{2,})" }).waitFor();
+    expect(await order()).toEqual(["CVE-(?P<y>[0-9]{4})-(?P<n>[0-9]+)", "#(?P<id>[0-9]{2,})"]);
+    expect(errors).toEqual([]);
+  }, 25_000);
+
   test("a bad URL template is refused with the server's reason beside the form", async () => {
     const { page } = await suite.open();
     await logIn(page, "iago", "/#organization/linkifier-settings");
