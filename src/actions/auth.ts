@@ -1,8 +1,8 @@
 import { realmOf, type App } from "../app";
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from "../domain/version";
 import { iconUrl } from "../domain/realm-images";
-import { ZulipError } from "../errors";
-import { findUserByEmail } from "../store/users";
+import { badRequest, ZulipError } from "../errors";
+import { findUserByEmail, type UserRow } from "../store/users";
 import { checkLoginAllowed, loginFailed, loginSucceeded } from "./login-throttle";
 
 const authFailed = () => new ZulipError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
@@ -26,6 +26,22 @@ export async function fetchApiKey(app: App, username: string, password: string, 
   if (realm.deactivated) throw new ZulipError("REALM_DEACTIVATED", "This organization has been deactivated", 401);
   if (!user.is_active) throw new ZulipError("USER_DEACTIVATED", "Account is deactivated", 401);
   return { api_key: user.api_key, email: user.email, user_id: user.id };
+}
+
+/**
+ * The web app's POST /json/fetch_api_key (Zulip's json_fetch_api_key): the logged-in person's own key,
+ * after they enter their password again. A wrong password is a plain 400 (the session stays), and counts
+ * against the same login limits as the login form.
+ */
+export async function fetchOwnApiKey(app: App, me: UserRow, password: string, address: string) {
+  checkLoginAllowed(app, me.delivery_email, address);
+  const ok = me.password_hash !== null && password.length > 0 && (await Bun.password.verify(password, me.password_hash).catch(() => false));
+  if (!ok) {
+    loginFailed(app, me.delivery_email, address);
+    throw badRequest("Password is incorrect.");
+  }
+  loginSucceeded(app, me.delivery_email, address);
+  return { api_key: me.api_key, email: me.email };
 }
 
 /** An argon2id hash of a random, forgotten password (precomputed: hashing at start-up cost ~110 ms). */

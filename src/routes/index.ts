@@ -47,7 +47,7 @@ export function apiRoutes(app: App) {
 
 function areas(app: App, prefix: string): AnyElysia {
   return new Elysia({ prefix })
-    .use(authRoutes(app))
+    .use(authRoutes(app, prefix))
     .use(playgroundRoutes(app))
     .use(pushRoutes(app))
     .use(presenceRoutes(app))

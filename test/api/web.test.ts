@@ -155,3 +155,35 @@ describe("the /json routes the web app calls", () => {
     expect((await res.json()).result).toBe("error");
   });
 });
+
+describe("POST /json/fetch_api_key (the web app's API key, as Zulip's json_fetch_api_key)", () => {
+  const post = (cookie: string, csrf: string, body: Record<string, string>) =>
+    req("/json/fetch_api_key", { method: "POST", headers: { cookie, "X-CSRFToken": csrf, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+
+  test("the logged-in person's own key after their password; a wrong one is a plain 400 and the session stays", async () => {
+    const { cookie, csrf } = await session();
+    const wrong = await post(cookie, csrf, { password: "hamlet-wrong" });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ result: "error", msg: "Password is incorrect.", code: "BAD_REQUEST" });
+    expect((await req("/json/users/me", { headers: { cookie } })).status).toBe(200);
+    const right = await post(cookie, csrf, { password: "hamlet-pass" });
+    expect(right.status).toBe(200);
+    expect(await right.json()).toMatchObject({ result: "success", api_key: s.users.hamlet.apiKey, email: "hamlet@zulip.com" });
+  });
+
+  test("someone else's address is not asked for and not used: the key is always the session's person's", async () => {
+    const { cookie, csrf } = await session();
+    const r = await post(cookie, csrf, { username: "othello@zulip.com", password: "hamlet-pass" });
+    expect((await r.json()).api_key).toBe(s.users.hamlet.apiKey);
+  });
+
+  test("without a session, or without the CSRF token, nothing is given", async () => {
+    const none = await req("/json/fetch_api_key", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: "hamlet-pass" }) });
+    expect(none.status).toBe(401);
+    expect((await none.json()).api_key).toBeUndefined();
+    const { cookie } = await session();
+    const forged = await req("/json/fetch_api_key", { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: "hamlet-pass" }) });
+    expect(forged.status).toBe(403);
+    expect((await forged.json()).api_key).toBeUndefined();
+  });
+});

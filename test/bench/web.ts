@@ -8,7 +8,10 @@
 // - a new message from another user: sent with POST /messages from this process; painted (as above, found
 //   by its text) minus the moment the POST's answer arrived here, both on the wall clock (timeOrigin + now);
 // - scrolling back through 5,000 messages with the mouse wheel: long tasks (PerformanceObserver 'longtask')
-//   and, after a forced garbage collection, the JS heap in use (CDP Runtime.getHeapUsage) and the DOM size.
+//   and, after a forced garbage collection, the JS heap in use (CDP Runtime.getHeapUsage) and the DOM size;
+// - the settings overlay, whose code is not in the first load: the scripts fetched when it first opens
+//   (gzip, reported apart), and the time from setting `#settings/profile` to its section painted, the
+//   first time (its code fetched) and again once loaded.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../helpers/chromium";
 import { summarize } from "./stats";
@@ -110,6 +113,65 @@ async function baselinePage(page: Page, url: string) {
   await page.goto(url, { waitUntil: "load" });
   await page.waitForFunction(() => performance.getEntriesByName("first-contentful-paint").length > 0, null, { timeout: 10_000 });
   return page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]!.startTime);
+}
+
+/** Opens the settings overlay at a section from the page itself: ms from the hash change to the section painted. */
+const openSettings = (page: Page, section: string) =>
+  page.evaluate(
+    (section) =>
+      new Promise<number>((resolve) => {
+        const t0 = performance.now();
+        location.hash = `#settings/${section}`;
+        const check = () => {
+          if (!document.querySelector(".settings-panel .settings-section")) return requestAnimationFrame(check);
+          requestAnimationFrame(() => {
+            const ch = new MessageChannel();
+            ch.port1.onmessage = () => resolve(performance.now() - t0);
+            ch.port2.postMessage(0);
+          });
+        };
+        check();
+      }),
+    section,
+  );
+
+async function settingsOverlay(browser: Browser, cookies: Awaited<ReturnType<BrowserContext["cookies"]>>, s: WebSetup) {
+  const context = await newContext(browser, cookies);
+  const page = await context.newPage();
+  await page.goto(`${s.base}/#inbox`);
+  await page.locator(".app-shell").waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(300);
+  const fetched: Promise<{ url: string; bytes: number }>[] = [];
+  page.on("requestfinished", (req) => {
+    if (req.resourceType() === "script") fetched.push(req.sizes().then((z) => ({ url: req.url(), bytes: z.responseBodySize })));
+  });
+  const cold = await openSettings(page, "profile");
+  const files = await Promise.all(fetched);
+  const close = async () => {
+    await page.evaluate(() => (location.hash = "#inbox"));
+    await page.locator(".settings-overlay").waitFor({ state: "detached" });
+  };
+  await close();
+  const warm: number[] = [];
+  for (let i = 0; i < Math.max(5, s.loads); i++) {
+    warm.push(await openSettings(page, "profile"));
+    await close();
+  }
+  // every personal section once (each its own chunk): the largest one's open time
+  const sections: number[] = [];
+  for (const section of ["account-and-privacy", "preferences", "notifications", "status", "muted-users", "topics", "alert-words", "saved-snippets"]) {
+    sections.push(await openSettings(page, section));
+    await close();
+  }
+  await context.close();
+  const bytes = files.reduce((n, f) => n + f.bytes, 0);
+  return {
+    chunk_gz_kib: kib(bytes),
+    chunk_files: files.map((f) => `${f.url.replace(/^.*\//, "")} ${kib(f.bytes)} KiB`),
+    open_cold_ms: round(cold),
+    open_warm_p50_ms: round(median(warm)),
+    other_sections_first_open_max_ms: round(Math.max(...sections)),
+  };
 }
 
 export async function webScenario(s: WebSetup): Promise<Record<string, unknown>> {
@@ -249,6 +311,8 @@ export async function webScenario(s: WebSetup): Promise<Record<string, unknown>>
       message_rows_in_dom: rows,
     };
     s.log(`web scroll back: ${JSON.stringify(out.scroll_back)}`);
+    out.settings = await settingsOverlay(browser, cookies, s);
+    s.log(`web settings: ${JSON.stringify(out.settings)}`);
   } finally {
     await browser.close();
   }

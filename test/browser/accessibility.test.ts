@@ -3,8 +3,9 @@
  * runs in Debian's Chromium on each view, and no serious or critical violation is allowed. The views:
  * the login page, the inbox, recent conversations, a topic with code, quotes, mentions, an image and a
  * spoiler, a direct-message conversation, the message and personal menus open, the lightbox, the dark
- * theme, a phone-width page with its drawer open, browse channels and the create-a-channel dialog, the
- * organization's settings screens. Then the keyboard: the skip link and a menu's focus.
+ * theme, a phone-width page with its drawer open, browse channels and the create-a-channel dialog, every
+ * personal settings section (light, dark, and at phone width) and the organization's settings screens.
+ * Then the keyboard: the skip link and a menu's focus.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -209,6 +210,33 @@ describe("the web app's accessibility", () => {
       await expectAccessible(page, `${dark ? "dark " : ""}create a channel`, "[role=dialog]");
     }
   }, 30_000);
+
+  test("every personal settings section, light and dark, and the settings at phone width, have none", async () => {
+    const hamlet = s.users.hamlet.client;
+    (await s.users.iago.client.post("/realm/profile_fields", { name: "Pronouns", hint: "What to call you", field_type: 8 })).success();
+    (await s.users.iago.client.post("/realm/profile_fields", { name: "Team", field_type: 3, field_data: JSON.stringify({ stage: { text: "Stage", order: "1" }, crew: { text: "Crew", order: "2" } }) })).success();
+    (await hamlet.post(`/users/me/muted_users/${s.users.polonius.id}`)).success();
+    (await hamlet.post("/users/me/alert_words", { alert_words: JSON.stringify(["Yorick"]) })).success();
+    (await hamlet.post("/saved_snippets", { title: "Greeting", content: "Good morrow." })).success();
+    (await hamlet.post("/user_topics", { stream_id: general, topic: "plans", visibility_policy: 3 })).success();
+    const sections = ["profile", "account-and-privacy", "preferences", "notifications", "status", "muted-users", "topics", "alert-words", "saved-snippets"];
+    for (const dark of [false, true]) {
+      const page = await open({ dark });
+      await logIn(page, "/#settings/profile");
+      for (const section of sections) {
+        await page.goto(`${base}/#settings/${section}`);
+        await page.locator(".settings-panel .settings-section").waitFor();
+        await expectAccessible(page, `${dark ? "dark " : ""}settings: ${section}`);
+      }
+    }
+    const phone = await open({ width: 390, height: 844 });
+    await logIn(phone, "/#settings");
+    await phone.getByRole("navigation", { name: "Personal settings" }).waitFor();
+    await expectAccessible(phone, "phone settings menu");
+    await phone.goto(`${base}/#settings/notifications`);
+    await phone.locator(".notification-table").waitFor();
+    await expectAccessible(phone, "phone notification settings");
+  }, 90_000);
 
   test("the keyboard reaches the messages first through the skip link, and a menu takes the focus and gives it back", async () => {
     const page = await open();

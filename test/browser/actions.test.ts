@@ -420,14 +420,16 @@ describe("acting on messages in the browser", () => {
     await w.logIn(page, "hamlet", generalTopic("night"));
     await page.getByRole("button", { name: /^Personal menu/ }).click();
     await page.getByRole("menuitem", { name: "Notification settings" }).click();
-    const dialog = page.getByRole("dialog", { name: "Notifications" });
-    const sound = dialog.getByRole("group", { name: "Direct messages and mentions" }).getByRole("checkbox", { name: "Sound" });
+    // the personal menu's entry opens the Notifications section of the settings overlay
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    await dialog.getByRole("heading", { name: "Notifications" }).waitFor();
+    const sound = dialog.getByRole("checkbox", { name: "Sound notifications for direct messages, mentions and alerts" });
     expect(await sound.isChecked()).toBe(true);
     await sound.click();
     const settingNow = async (name: string) => (await w.s.users.hamlet.client.post("/register", { fetch_event_types: ["user_settings"] })).success().user_settings[name];
     await eventually(() => settingNow("enable_sounds"), false);
     await eventually(() => sound.isChecked(), false);
-    await dialog.getByRole("combobox", { name: "Notification sound" }).selectOption("chime");
+    await dialog.getByRole("combobox", { name: "Notification sound" }).selectOption({ label: "Chime" });
     await eventually(() => settingNow("notification_sound"), "chime");
     await page.screenshot({ path: shot("notification-settings-dark") });
     await sound.click();

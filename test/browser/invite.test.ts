@@ -184,7 +184,7 @@ describe("inviting people from the web app", () => {
     const { page, errors } = await suite.open();
     await suite.logIn(page, "hamlet");
     await personalMenu(page).click();
-    expect(await menuLabels(page)).toEqual(["Follow the system's theme", "Light theme", "Dark theme", "Notification settings", "Change password", "Keyboard shortcuts", "Log out"]);
+    expect(await menuLabels(page)).toEqual(["Follow the system's theme", "Light theme", "Dark theme", "Personal settings", "Organization settings", "User groups", "Notification settings", "Change password", "Keyboard shortcuts", "Log out"]);
     await page.keyboard.press("Escape");
 
     // the owner lets members invite: the realm event reaches hamlet's open page

@@ -116,6 +116,20 @@ async function mockupPng(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
+/** Ada's avatar: a lighthouse on her colour, drawn as SVG. */
+async function avatarPng(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">
+  <rect width="256" height="256" fill="#3b6fd8"/>
+  <circle cx="128" cy="96" r="54" fill="#ffd76a" opacity="0.35"/>
+  <path d="M108 214 L116 96 H140 L148 214 Z" fill="#fff"/>
+  <path d="M116 128 H140 M113 164 H143" stroke="#e0574f" stroke-width="12"/>
+  <rect x="110" y="78" width="36" height="20" rx="4" fill="#ffd76a"/>
+  <path d="M104 78 L128 58 L152 78 Z" fill="#e0574f"/>
+  <rect x="0" y="214" width="256" height="42" fill="#2a55b0"/>
+</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
 async function seed() {
   log(`data dir ${dir}`);
   const init = runParley(["init", "--data-dir", dir, "--org-name", "Lighthouse Labs", "--email", PEOPLE.ada.email, "--full-name", PEOPLE.ada.name, "--password", PASSWORD]);
@@ -231,6 +245,14 @@ async function seed() {
   for (const who of ["ben", "chiara", "dev", "emma"] as const) await api(who, "POST", "/users/me/presence", { status: "active", new_user_input: "true" });
   await api("farah", "POST", "/users/me/presence", { status: "idle", new_user_input: "false" });
   await api("emma", "POST", "/users/me/status", { status_text: "Sketching icons", emoji_name: "art" });
+  // what the settings screens show: a pronouns field filled in, an avatar, an alert word
+  await api("ada", "POST", "/realm/profile_fields", { name: "Pronouns", hint: "What should people call you?", field_type: 8 });
+  const { custom_fields } = await api("ada", "GET", "/realm/profile_fields");
+  await api("ada", "PATCH", "/users/me/profile_data", { data: [{ id: custom_fields[0].id, value: "she/her" }] });
+  const avatar = new FormData();
+  avatar.append("file", new Blob([new Uint8Array(await avatarPng())], { type: "image/png" }), "ada.png");
+  await api("ada", "POST", "/users/me/avatar", avatar);
+  await api("ada", "POST", "/users/me/alert_words", { alert_words: ["release", "outage"] });
   return channels;
 }
 
@@ -355,6 +377,24 @@ async function shoot(channels: Record<string, number>) {
   await openTopic(page, release, "Staging is on 2.4");
   await scrollTo(page, "Now it gives up");
   await capture(page, "phone");
+  await page.context().close();
+
+  // the settings overlay: profile, account, notifications (light), preferences (dark)
+  page = await newPage(1280, 800);
+  for (const [section, name] of [
+    ["profile", "settings-profile"],
+    ["account-and-privacy", "settings-account"],
+    ["notifications", "settings-notifications"],
+  ] as const) {
+    await page.goto(`${server!.base}/#settings/${section}`);
+    await page.locator(".settings-panel .settings-section").waitFor();
+    await capture(page, name);
+  }
+  await page.context().close();
+  page = await newPage(1280, 800, true);
+  await page.goto(`${server!.base}/#settings/preferences`);
+  await page.locator(".settings-panel .settings-section").waitFor();
+  await capture(page, "settings-preferences-dark");
   await page.context().close();
 }
 

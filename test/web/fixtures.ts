@@ -52,6 +52,7 @@ export function sampleState(): State {
       name_changes_disabled: false,
       email_changes_disabled: false,
       avatar_changes_disabled: false,
+      enable_read_receipts: true,
       max_avatar_file_size_mib: 5,
     },
     users: {

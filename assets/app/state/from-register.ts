@@ -234,6 +234,7 @@ function realmOf(r: Json): Realm {
     email_changes_disabled: !!r.realm_email_changes_disabled,
     avatar_changes_disabled: !!r.realm_avatar_changes_disabled,
     max_avatar_file_size_mib: r.max_avatar_file_size_mib ?? 5,
+    enable_read_receipts: !!r.realm_enable_read_receipts,
     ...optionalGroups(r),
   };
 }

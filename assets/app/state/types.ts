@@ -264,6 +264,8 @@ export interface Realm {
   email_changes_disabled: boolean;
   avatar_changes_disabled: boolean;
   max_avatar_file_size_mib: number;
+  /** whether people may choose to send read receipts */
+  enable_read_receipts: boolean;
 }
 
 export interface Reaction {

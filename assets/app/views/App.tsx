@@ -102,9 +102,14 @@ function TitleAndIcon({ v, inSettings }: { v: PageView; inSettings: boolean }) {
 function Theme() {
   const scheme = settings.value.color_scheme;
   const dark = scheme === SCHEME.dark || (scheme === SCHEME.automatic && prefersDark.value);
+  const fluid = settings.value.fluid_layout_width;
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? "dark" : "light";
   }, [dark]);
+  // the message area's width follows the person's fluid_layout_width setting
+  useEffect(() => {
+    document.documentElement.toggleAttribute("data-fluid", fluid);
+  }, [fluid]);
   return null;
 }
 

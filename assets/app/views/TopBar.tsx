@@ -26,7 +26,7 @@ function personalItems(): MenuItem[] {
     { label: "Personal settings", icon: <GearIcon size={16} />, onSelect: () => navigate({ kind: "settings", area: "personal", section: "" }) },
     ...(sectionsOf(state.value!, "organization").length ? [{ label: "Organization settings", icon: <BuildingIcon size={16} />, onSelect: () => navigate({ kind: "settings", area: "organization", section: "" }) }] : []),
     { label: "User groups", icon: <PeopleIcon size={16} />, onSelect: () => navigate({ kind: "groups", tab: "your" }) },
-    { label: "Notification settings", icon: <BellIcon size={16} />, onSelect: openNotificationSettings },
+    { label: "Notification settings", icon: <BellIcon size={16} />, onSelect: () => navigate({ kind: "settings", area: "personal", section: "notifications" }) },
     { label: "Change password", icon: <LockIcon size={16} />, onSelect: openPasswordDialog },
     { label: "Keyboard shortcuts", icon: <KeyboardIcon size={16} />, onSelect: openKeyboardHelp },
     { label: "Log out", icon: <LogoutIcon size={16} />, onSelect: () => document.querySelector<HTMLFormElement>("#logout-form")?.submit() },
@@ -41,9 +41,6 @@ export function openPasswordDialog(): void {
   openLazyDialog(() => import("./PasswordDialog").then((mod) => () => <mod.PasswordDialog />));
 }
 
-export function openNotificationSettings(): void {
-  openLazyDialog(() => import("./NotificationSettings").then((mod) => () => <mod.NotificationSettings />));
-}
 
 interface Props {
   inert?: boolean;

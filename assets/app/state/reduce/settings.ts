@@ -77,6 +77,7 @@ const REALM_FIELDS: Record<string, keyof Realm> = {
   name_changes_disabled: "name_changes_disabled",
   email_changes_disabled: "email_changes_disabled",
   avatar_changes_disabled: "avatar_changes_disabled",
+  enable_read_receipts: "enable_read_receipts",
 };
 
 /** Organization permissions (group settings) the app reads. */

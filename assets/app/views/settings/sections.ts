@@ -46,6 +46,14 @@ const ORGANIZATION_SECTIONS: Section[] = [
 export const SECTIONS: Section[] = [
   // personal
   { id: "profile", area: "personal", label: "Profile", visible: always, load: () => import("./personal/Profile").then((m) => m.Profile) },
+  { id: "account-and-privacy", area: "personal", label: "Account & privacy", visible: always, load: () => import("./personal/Account").then((m) => m.Account) },
+  { id: "preferences", area: "personal", label: "Preferences", visible: always, load: () => import("./personal/Preferences").then((m) => m.Preferences) },
+  { id: "notifications", area: "personal", label: "Notifications", visible: always, load: () => import("./personal/Notifications").then((m) => m.Notifications) },
+  { id: "status", area: "personal", label: "Status", visible: always, load: () => import("./personal/Status").then((m) => m.Status) },
+  { id: "muted-users", area: "personal", label: "Muted users", visible: always, load: () => import("./personal/MutedUsers").then((m) => m.MutedUsers) },
+  { id: "topics", area: "personal", label: "Topics", visible: always, load: () => import("./personal/Topics").then((m) => m.Topics) },
+  { id: "alert-words", area: "personal", label: "Alert words", visible: always, load: () => import("./personal/AlertWords").then((m) => m.AlertWords) },
+  { id: "saved-snippets", area: "personal", label: "Saved snippets", visible: always, load: () => import("./personal/SavedSnippets").then((m) => m.SavedSnippets) },
   { id: "your-bots", area: "personal", label: "Bots", visible: hasBots, load: () => import("./bots/Bots").then((m) => m.YourBots) },
   // organization (the administration screens add theirs here)
   ...ORGANIZATION_SECTIONS,

@@ -15,8 +15,10 @@ export const TIME_LIMITS: readonly { seconds: number | null; label: string }[] =
   { seconds: 604800, label: "1 week" },
 ];
 
+type Limits = readonly { seconds: number | null; label: string }[];
+
 /** The choice a value shows: one of the list, or "custom". */
-export const limitChoice = (seconds: number | null) => (TIME_LIMITS.some((l) => l.seconds === seconds) ? String(seconds) : "custom");
+export const limitChoice = (seconds: number | null, limits: Limits = TIME_LIMITS) => (limits.some((l) => l.seconds === seconds) ? String(seconds) : "custom");
 
 /** Minutes typed into the custom field as seconds, or a problem to show. */
 export function customSeconds(minutes: string): number | string {
@@ -32,19 +34,21 @@ interface Props {
   disabled?: boolean;
   /** the label of "no limit" (Zulip says "Any time" for most, "No limit" for some) */
   noneLabel?: string;
+  /** other choices than Zulip's time limits (an email delay); null among them is "none" */
+  choices?: Limits;
 }
 
-export function TimeLimit({ label, value, onSave, disabled, noneLabel }: Props) {
+export function TimeLimit({ label, value, onSave, disabled, noneLabel, choices = TIME_LIMITS }: Props) {
   const saver = useSaver();
   const id = useId("limit");
-  const [custom, setCustom] = useState(limitChoice(value) === "custom");
+  const [custom, setCustom] = useState(limitChoice(value, choices) === "custom");
   const [minutes, setMinutes] = useState(value === null ? "" : String(Math.round(value / 60)));
   useEffect(() => {
-    setCustom(limitChoice(value) === "custom");
+    setCustom(limitChoice(value, choices) === "custom");
     setMinutes(value === null ? "" : String(Math.round(value / 60)));
   }, [value]);
   const busy = saver.state.kind === "saving";
-  const choice = custom ? "custom" : limitChoice(value);
+  const choice = custom ? "custom" : limitChoice(value, choices);
   const saveCustom = (e: Event) => {
     e.preventDefault();
     const seconds = customSeconds(minutes);
@@ -64,11 +68,11 @@ export function TimeLimit({ label, value, onSave, disabled, noneLabel }: Props) 
             const v = e.currentTarget.value;
             if (v === "custom") return setCustom(true);
             setCustom(false);
-            e.currentTarget.value = limitChoice(value);
+            e.currentTarget.value = limitChoice(value, choices);
             void saver.run(() => onSave(v === "null" ? null : Number(v)));
           }}
         >
-          {TIME_LIMITS.map((l) => (
+          {choices.map((l) => (
             <option key={String(l.seconds)} value={String(l.seconds)}>
               {l.seconds === null && noneLabel ? noneLabel : l.label}
             </option>

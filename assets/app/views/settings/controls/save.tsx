@@ -6,13 +6,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError } from "../../../api/http";
 
-export type SaveState = { kind: "idle" } | { kind: "saving" } | { kind: "saved" } | { kind: "error"; message: string };
+export type SaveState = { kind: "idle" } | { kind: "saving" } | { kind: "saved"; message?: string } | { kind: "error"; message: string };
 
 const SAVED_FOR_MS = 2500;
 
 export interface Saver {
   state: SaveState;
-  /** sends a change; true when the server took it */
+  /** sends a change; true when the server took it (a string it resolves to is shown instead of "Saved", and stays) */
   run(send: () => Promise<unknown>): Promise<boolean>;
   /** shows a problem found before sending (nothing sent) */
   refuse(message: string): void;
@@ -33,8 +33,12 @@ export function useSaver(): Saver {
     clearTimeout(timer.current);
     setState({ kind: "saving" });
     try {
-      await send();
+      const answer = await send();
       if (!alive.current) return true;
+      if (typeof answer === "string") {
+        setState({ kind: "saved", message: answer });
+        return true;
+      }
       setState({ kind: "saved" });
       timer.current = setTimeout(() => alive.current && setState({ kind: "idle" }), SAVED_FOR_MS);
       return true;
@@ -48,7 +52,7 @@ export function useSaver(): Saver {
 
 /** "Saving…" / "Saved" beside a control, announced politely. */
 export function SaveStatus({ state }: { state: SaveState }) {
-  const text = state.kind === "saving" ? "Saving…" : state.kind === "saved" ? "Saved" : "";
+  const text = state.kind === "saving" ? "Saving…" : state.kind === "saved" ? (state.message ?? "Saved") : "";
   return (
     <span class={`save-status ${state.kind}`} role="status">
       {text}
