@@ -10,6 +10,7 @@ import type { ProfileField } from "../../../state/org-types";
 import { state } from "../../../state/store";
 import { SaveError, SaveStatus, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
+import { selectOptions } from "./field-data";
 
 /** The field types Parley supports (its FIELD_TYPES), with Zulip's names. */
 export const FIELD_TYPES = [
@@ -26,16 +27,6 @@ const SELECT = 3;
 const EXTERNAL = 7;
 
 const typeName = (type: number) => FIELD_TYPES.find((t) => t.id === type)?.name ?? "Unknown type";
-
-/** A select field's options, one a line, as Zulip's field_data: {"0": {text, order}, …}. */
-export const selectOptions = (lines: string) =>
-  Object.fromEntries(
-    lines
-      .split("\n")
-      .map((l) => l.trim())
-      .filter(Boolean)
-      .map((text, i) => [String(i), { text, order: String(i + 1) }]),
-  );
 
 function AddField() {
   const saver = useSaver();

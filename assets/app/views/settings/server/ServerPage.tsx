@@ -7,19 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import { describeError } from "../../../api/http";
 import { backUpNow, fetchServerFacts, LATEST_BACKUP_URL, type ServerFacts } from "../../../api/org";
 import { SaveError, SaveStatus, useSaver } from "../controls";
-
-/** Bytes as people read them: 1.4 MB. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
-}
+import { formatBytes } from "./format";
 
 const when = (secs: number) => new Date(secs * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
