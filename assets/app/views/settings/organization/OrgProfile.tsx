@@ -28,8 +28,26 @@ export const LANGUAGES = [
   ["zh-hans", "简体中文"],
 ] as const;
 
+/** Zulip's organization types (Realm.ORG_TYPES), in its order. */
+const ORG_TYPES = [
+  [0, "Unspecified"],
+  [10, "Business"],
+  [20, "Open-source project"],
+  [30, "Education (non-profit)"],
+  [35, "Education (for-profit)"],
+  [40, "Research"],
+  [50, "Event or conference"],
+  [60, "Non-profit (registered)"],
+  [70, "Government"],
+  [80, "Political group"],
+  [90, "Community"],
+  [100, "Personal"],
+  [1000, "Other"],
+] as const;
+
 const PROFILE: OrgField[] = [
   { kind: "text", name: "name", label: "Organization name", maxLength: 40 },
+  { kind: "select", name: "org_type", label: "Organization type", choices: ORG_TYPES.map(([value, label]) => ({ value, label })) },
   { kind: "text", name: "description", label: "Organization description", multiline: true, maxLength: 1000 },
 ];
 
