@@ -4,7 +4,9 @@
  * included in the refusal: the page shows where the data lives and hands out a copy of all of it
  * (password hashes and API keys too).
  */
+import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { App } from "../app";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "../domain/version";
 import { isOwner } from "../domain/roles";
@@ -59,6 +61,8 @@ export async function serverFacts(app: App, actor: UserRow) {
     },
     email: { configured: config.email.smtp_url !== "", from: config.email.from },
     push: { relay_configured: config.push.relay_url !== "" },
+    // Web Push needs only the server's own key pair, made on first use in the data dir (no account anywhere)
+    web_push: { keys: existsSync(join(config.data_dir, "vapid.json")) },
   };
 }
 

@@ -37,6 +37,13 @@ describe("the server's facts", () => {
     expect(r.backups).toMatchObject({ dir: backupsDir(), automatic: false, keep: 2, latest: null, last_failure_timestamp: null, running: false });
     expect(r.email).toEqual({ configured: false, from: "Parley <noreply@parley.localhost>" });
     expect(r.push).toEqual({ relay_configured: false });
+    expect(r.web_push).toEqual({ keys: false });
+  });
+
+  test("Web Push shows as set up once the server's key pair exists in the data dir", async () => {
+    writeFileSync(join(s.dataDir, "vapid.json"), JSON.stringify({ publicKey: "p", privateKey: "k" }));
+    expect((await s.users.desdemona.client.get("/parley/server")).success().web_push).toEqual({ keys: true });
+    rmSync(join(s.dataDir, "vapid.json"));
   });
 
   test("an uploaded file counts in the uploads' size", async () => {

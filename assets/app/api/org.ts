@@ -62,6 +62,7 @@ export interface ServerFacts {
   };
   email: { configured: boolean; from: string };
   push: { relay_configured: boolean };
+  web_push: { keys: boolean };
 }
 export interface BackupFacts {
   name: string;

@@ -36,6 +36,8 @@ function Facts({ f }: { f: ServerFacts }) {
           </dd>
           <dt>Email</dt>
           <dd>{f.email.configured ? `Set up: sent as ${f.email.from}` : "Off: emails go to the log file (set [email] smtp_url to send them)"}</dd>
+          <dt>Browser notifications (Web Push)</dt>
+          <dd>{f.web_push.keys ? "Set up: this server's keys are in vapid.json in the data folder" : "Not set up yet: the server makes its keys when Web Push is first used"}</dd>
           <dt>Mobile push notifications</dt>
           <dd>{f.push.relay_configured ? "Set up through the push relay" : "Off (set [push] relay_url to send them)"}</dd>
         </dl>
