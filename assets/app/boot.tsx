@@ -1,11 +1,15 @@
 /**
  * Start-up: one POST /register builds the store, the router picks the view from the URL, the page is
- * drawn, then the event loop and the presence reports start. A lost event queue registers again and
+ * drawn, then the event loop and the presence reports start. The first view's messages are asked for
+ * alongside /register, not after it (api/first-messages.ts). A lost event queue registers again and
  * rebuilds the store (the compose box keeps what it holds: it lives outside the store).
  */
 import { render } from "preact";
 import { EventLoop } from "./api/events";
 import { describeError } from "./api/http";
+import { fetchMessagesEarly, openingFetch, recentFetch } from "./api/calls";
+import { noteRegistered } from "./api/first-messages";
+import { viewBeforeRegister } from "./nav/hash";
 import { startPresence } from "./api/presence";
 import { register } from "./api/register";
 import { startDrafts } from "./compose/drafts";
@@ -55,10 +59,20 @@ function StartFailed({ message }: { message: string }) {
   );
 }
 
+/** Starts the messages of the view the URL names, when it can be read without /register's answer. */
+function fetchFirstViewEarly(): void {
+  const v = viewBeforeRegister(location.hash);
+  if (v?.kind === "narrow") fetchMessagesEarly(...openingFetch(v.narrow, v.near));
+  else if (v?.kind === "recent") fetchMessagesEarly(...recentFetch());
+}
+
 export async function boot(root: HTMLElement): Promise<void> {
   let r;
   try {
-    r = await register();
+    const registering = register();
+    fetchFirstViewEarly();
+    r = await registering;
+    noteRegistered(r.max_message_id);
   } catch (e) {
     root.removeAttribute("aria-busy");
     render(<StartFailed message={describeError(e)} />, root);

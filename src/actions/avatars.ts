@@ -13,7 +13,8 @@ import { findUserById, updateUser, type UserRow } from "../store/users";
 import type { StoredFile } from "../uploads/file-response";
 import { AVATAR_SIZE, MEDIUM_AVATAR_SIZE, squareImage } from "../uploads/profile-images";
 import { uploadsOf } from "../uploads/runtime";
-import { converted, receiveImage } from "./image-upload";
+import { converted, MAX_PROFILE_IMAGE_MIB, receiveImage } from "./image-upload";
+import { SNIFF_BYTES, sniffContentType, THUMBNAIL_TYPES } from "../uploads/content-type";
 import { usersWhoCanAccess } from "./user-access";
 import { botAdministrators } from "./users";
 
@@ -28,11 +29,29 @@ function checkAvatarChanges(app: App, me: UserRow): void {
 export async function setOwnAvatar(app: App, me: UserRow, request: Request): Promise<string> {
   checkAvatarChanges(app, me);
   const data = await receiveImage(app, request, "avatar");
+  return avatarUrl(await storeAvatar(app, me, data), false)!;
+}
+
+/**
+ * A bot's avatar sent with PATCH /bots/{bot_id} (Zulip's patch_bot_backend: one file, the caller
+ * already allowed to change the bot). The framework has read the (size-capped) body.
+ */
+export async function setBotAvatar(app: App, bot: UserRow, files: File[]): Promise<void> {
+  if (files.length > 1) throw badRequest("You may only upload one file at a time");
+  const file = files[0]!;
+  if (file.size > MAX_PROFILE_IMAGE_MIB * 1024 * 1024) throw badRequest(`Uploaded file is larger than the allowed limit of ${MAX_PROFILE_IMAGE_MIB} MiB`);
+  const data = new Uint8Array(await file.arrayBuffer());
+  if (!THUMBNAIL_TYPES.has(await sniffContentType(data.subarray(0, SNIFF_BYTES), file.name))) throw badRequest("Invalid image format");
+  await storeAvatar(app, bot, data);
+}
+
+/** Both sizes written, then the new source and version stored and announced. */
+async function storeAvatar(app: App, user: UserRow, data: Uint8Array): Promise<UserRow> {
   const [small, medium] = await converted(() => Promise.all([squareImage(data, AVATAR_SIZE), squareImage(data, MEDIUM_AVATAR_SIZE)]));
   const { storage } = uploadsOf(app);
-  await storage.writeAtomic(avatarPath(me, false), small);
-  await storage.writeAtomic(avatarPath(me, true), medium);
-  return avatarUrl(await changeAvatarSource(app, me.id, "U"), false)!;
+  await storage.writeAtomic(avatarPath(user, false), small);
+  await storage.writeAtomic(avatarPath(user, true), medium);
+  return changeAvatarSource(app, user.id, "U");
 }
 
 /** DELETE /users/me/avatar: back to the default (Gravatar) avatar; the uploaded files go. Returns the URL. */
@@ -71,11 +90,13 @@ async function changeAvatarSource(app: App, userId: number, source: "U" | "G"): 
 /**
  * An image under /user_avatars/{realm_id}/ other than custom emoji: a user's uploaded avatar
  * (`{user_id}.png`, `{user_id}-medium.png`) or the organization's icon and logos (`realm/*.png`).
- * Public, like Zulip's avatars: message lists show them to anyone who may read the messages.
+ * Public, like Zulip's avatars: message lists show them to anyone who may read the messages. A user's
+ * only while it is their avatar (not after a deactivation that deleted their profile).
  */
 export async function profileImageFile(app: App, path: string): Promise<StoredFile> {
   const m = /^(\d+)\/(?:(\d+)(-medium)?|realm\/(icon|logo|night_logo))\.png$/.exec(path);
   if (!m || Number(m[1]) !== realmOf(app).id) throw notFound("File not found");
+  if (m[2] !== undefined && (await findUserById(app.db, Number(m[2])))?.avatar_source !== "U") throw notFound("File not found");
   const found = await uploadsOf(app).storage.existing(`avatars/${path}`);
   if (!found) throw notFound("File not found");
   // the same name holds each new version: the modification time tells them apart

@@ -15,6 +15,7 @@ import {
   type UserRow,
 } from "../store/users";
 import { BOT_TYPE, checkBotCreationPolicy } from "./bot-permissions";
+import { setBotAvatar } from "./avatars";
 import { deactivateUser } from "./deactivation";
 import { canAdminUser } from "./user-access";
 import { botAdministrators, createUser, streamNames } from "./users";
@@ -122,11 +123,15 @@ export interface BotUpdate {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** a new avatar: the files of a multipart request */
+  avatarFiles?: File[];
 }
 
 /** PATCH /bots/{bot_id}: by the owner or an administrator. */
 export async function updateBot(app: App, actor: UserRow, botId: number, input: BotUpdate) {
   let bot = await accessBotById(app, actor, botId);
+  // first: an image that does not decode is refused before anything else changes
+  if (input.avatarFiles?.length) await setBotAvatar(app, bot, input.avatarFiles);
   if (input.fullName !== undefined) await changeFullName(app, bot, input.fullName);
   if (input.role !== undefined && input.role !== bot.role) {
     if ((input.role === ROLE.owner || bot.role === ROLE.owner) && !isOwner(actor.role)) throw ownerRequired();

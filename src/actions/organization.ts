@@ -1,9 +1,11 @@
 import { nowSecs, reloadGroups, reloadRealm, type App } from "../app";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_PROPERTY_DEFAULTS } from "../domain/realm-settings";
+import { storedSettingsJson, type SettingValue, type UserSettingName } from "../domain/user-settings";
 import { NOBODY_GROUP, ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { badRequest } from "../errors";
 import { addSubgroups, insertGroup } from "../store/groups";
 import { insertRealm, updateRealm } from "../store/realm";
+import { saveRealmUserDefaults } from "../store/settings";
 import { findStreamByName } from "../store/streams";
 import { findUserById } from "../store/users";
 import { updateRealmSettings } from "./realm";
@@ -16,7 +18,16 @@ export interface NewOrganization {
   ownerEmail: string;
   ownerFullName: string;
   ownerPassword: string | null;
+  /** its new users' personal settings where they differ from Zulip's (default NEW_ORGANIZATION_USER_DEFAULTS) */
+  userSettingsDefaults?: Partial<Record<UserSettingName, SettingValue>>;
 }
+
+/**
+ * What Parley's new organizations give their new users, unlike Zulip's defaults: Enter sends (Shift+Enter
+ * makes a new line), as people coming from Slack, Mattermost or Teams expect. An organization changes
+ * them with PATCH /realm/user_settings_defaults; organizations made before keep theirs.
+ */
+export const NEW_ORGANIZATION_USER_DEFAULTS: Partial<Record<UserSettingName, SettingValue>> = { enter_sends: true };
 
 /** Creates the organization, its system groups and its owner (who may create users). */
 export async function createOrganization(app: App, input: NewOrganization): Promise<CreatedUser> {
@@ -38,6 +49,9 @@ export async function createOrganization(app: App, input: NewOrganization): Prom
     // with read receipts on. Stored, so that the default of organizations made before stays off.
     settings.enable_read_receipts = REALM_PROPERTY_DEFAULTS.invite_required;
     await updateRealm(sql, realmId, { settings: JSON.stringify(settings) });
+    const userDefaults = input.userSettingsDefaults ?? NEW_ORGANIZATION_USER_DEFAULTS;
+    // copied into each new user's settings (the owner's too) by the users insert trigger
+    if (Object.keys(userDefaults).length) await saveRealmUserDefaults(sql, realmId, storedSettingsJson({}, userDefaults));
   });
   await reloadRealm(app);
   await reloadGroups(app);

@@ -15,6 +15,7 @@ import {
 import { fullNameProblem, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/validate";
 import { adminRequired, badRequest } from "../errors";
 import { deleteAllDrafts } from "../store/drafts";
+import { deleteOtherSessions } from "../store/sessions";
 import {
   findRealmUserDefaults,
   findUserSettings,
@@ -38,6 +39,8 @@ export interface SettingsUpdate {
   timezone?: string;
   oldPassword?: string;
   newPassword?: string;
+  /** the caller's web session: a new password ends every other one (as Zulip's does), not this one */
+  currentSession?: string | null;
 }
 
 function checkSettings(changes: SettingChanges): void {
@@ -80,7 +83,10 @@ export async function updateSettings(app: App, me: UserRow, input: SettingsUpdat
     if (changed.some(([k, v]) => k === "enable_drafts_synchronization" && v === false)) await deleteAllDrafts(sql, me.id);
     const timezoneChanged = input.timezone !== undefined && input.timezone !== row.timezone;
     if (timezoneChanged) await updateUserTimezone(sql, me.id, input.timezone!);
-    if (passwordHash) await updatePasswordHash(sql, me.id, passwordHash);
+    if (passwordHash) {
+      await updatePasswordHash(sql, me.id, passwordHash);
+      await deleteOtherSessions(sql, me.id, input.currentSession ?? null);
+    }
     return { changed, timezoneChanged };
   });
   for (const [name, value] of changed) publishSettingChange(app, me, name, value);

@@ -37,6 +37,17 @@ export class Params {
     return out as S["static"];
   }
 
+  /** The files of a multipart body, whatever their field names (Zulip reads request.FILES so). */
+  files(): File[] {
+    const out: File[] = [];
+    for (const [k, v] of Object.entries(this.raw)) {
+      if (!(v instanceof File)) continue;
+      this.used.add(k);
+      out.push(v);
+    }
+    return out;
+  }
+
   /** Names sent but never read (sorted), for ignored_parameters_unsupported. */
   ignored(): string[] {
     return Object.keys(this.raw)

@@ -53,6 +53,7 @@ export const botRoutes = (app: App) =>
           defaultSendingStream: p.default_sending_stream,
           defaultEventsRegisterStream: p.default_events_register_stream,
           defaultAllPublicStreams: p.default_all_public_streams,
+          avatarFiles: args.files(),
         });
         return args.success(result);
       },

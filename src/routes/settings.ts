@@ -5,6 +5,7 @@ import { USER_SETTING_NAMES, USER_SETTING_SPECS, type UserSettingName } from "..
 import { MAX_PASSWORD_LENGTH } from "../domain/validate";
 import type { Params } from "../http/params";
 import { zulip } from "../http/plugin";
+import { sessionToken } from "../http/auth";
 import type { UserRow } from "../store/users";
 
 /** The wire type of one setting: boolean, integer (or one of its choices), string (or one of its choices). */
@@ -32,9 +33,10 @@ const pickSettings = (p: Record<string, unknown>): SettingChanges =>
   Object.fromEntries(USER_SETTING_NAMES.filter((n) => p[n] !== undefined).map((n) => [n, p[n]])) as SettingChanges;
 
 export const settingsRoutes = (app: App) => {
-  const patchSettings = async ({ args, me }: { args: Params; me: UserRow }) => {
+  const patchSettings = async ({ args, me, request }: { args: Params; me: UserRow; request: Request }) => {
     const p = args.read(Settings) as Record<string, any>;
-    await updateSettings(app, me, { settings: pickSettings(p), fullName: p.full_name, timezone: p.timezone, oldPassword: p.old_password, newPassword: p.new_password });
+    const session = request.headers.get("authorization") ? null : sessionToken(request);
+    await updateSettings(app, me, { settings: pickSettings(p), fullName: p.full_name, timezone: p.timezone, oldPassword: p.old_password, newPassword: p.new_password, currentSession: session });
     return args.success();
   };
   return new Elysia()

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type CastName, type TestServer } from "../helpers/server";
 import { fetchRaw, imageMeta, makeAnimatedGif, makePng } from "../helpers/uploads";
+import { createUser } from "../../src/actions/users";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -59,6 +60,14 @@ describe("POST /users/me/avatar", () => {
     expect([meta.format, meta.width, meta.height, meta.pages ?? 1]).toEqual(["png", 100, 100, 1]);
   });
 
+  test("a deactivation that deletes the profile stops serving the uploaded avatar", async () => {
+    const leaving = await createUser(s.app, null, { email: "rosencrantz@zulip.com", fullName: "Rosencrantz", password: null, role: 400 });
+    const url = (await s.clientFor(leaving.email, leaving.apiKey).post("/users/me/avatar", { file: file(await makePng(30, 30)) })).success().avatar_url;
+    expect((await fetchRaw(s, url)).status).toBe(200);
+    (await s.users.iago.client.delete(`/users/${leaving.userId}`, { actions: { delete_profile: true } } as any)).success();
+    expect((await fetchRaw(s, url)).status).toBe(404);
+  });
+
   test("anything but exactly one image is refused with Zulip's messages, and nothing changes", async () => {
     const before = await userRow("othello");
     (await s.users.othello.client.post("/users/me/avatar", {})).error("You must upload exactly one avatar.");
@@ -96,6 +105,31 @@ describe("POST /users/me/avatar", () => {
     });
     expect(events.of("hamlet").filter((e: any) => e.type === "realm_bot")).toEqual([{ type: "realm_bot", op: "update", bot: { user_id: bot.user_id, avatar_url: url } }] as any);
     expect(events.of("othello").some((e: any) => e.type === "realm_bot")).toBe(false);
+  });
+});
+
+describe("a bot's avatar through PATCH /bots/{bot_id}", () => {
+  test("its owner sends one image: the bot's avatar is uploaded, answered and announced; others may not; bad files change nothing", async () => {
+    const bot = (await s.users.hamlet.client.post("/bots", { full_name: "Ghost Bot", short_name: "ghost" })).success();
+    const png = await makePng(60, 30);
+    (await s.users.othello.client.patch(`/bots/${bot.user_id}`, { file: file(png) } as any)).error("Insufficient permission");
+    (await s.users.hamlet.client.patch(`/bots/${bot.user_id}`, { a: file(png), b: file(png) } as any)).error("You may only upload one file at a time");
+    (await s.users.hamlet.client.patch(`/bots/${bot.user_id}`, { file: file("no image", "x.txt") } as any)).error("Invalid image format");
+    const row = () => s.app.db.get<any>("SELECT avatar_source, avatar_version FROM users WHERE id = ?", [bot.user_id]);
+    const before = await row();
+    expect(before.avatar_source).toBe("G");
+    let body: any;
+    const events = await s.captureEvents(async () => {
+      body = (await s.users.hamlet.client.patch(`/bots/${bot.user_id}`, { file: file(png), full_name: "Ghost of the King" } as any)).success();
+    });
+    const after = await row();
+    expect(after).toEqual({ avatar_source: "U", avatar_version: before.avatar_version + 1 });
+    expect(body).toMatchObject({ full_name: "Ghost of the King", avatar_url: `/user_avatars/${s.app.realm!.id}/${bot.user_id}.png?version=${after.avatar_version}` });
+    expect(body.ignored_parameters_unsupported).toBeUndefined();
+    const meta = await served(body.avatar_url);
+    expect([meta.width, meta.height]).toEqual([100, 100]);
+    expect(events.of("hamlet")).toContainEqual({ type: "realm_bot", op: "update", bot: { user_id: bot.user_id, avatar_url: body.avatar_url } } as any);
+    expect(events.of("othello").find((e: any) => e.type === "realm_user" && e.person.avatar_url)).toMatchObject({ person: { user_id: bot.user_id, avatar_source: "U" } });
   });
 });
 

@@ -187,3 +187,24 @@ describe("POST /json/fetch_api_key (the web app's API key, as Zulip's json_fetch
     expect((await forged.json()).api_key).toBeUndefined();
   });
 });
+
+describe("a new password ends the other sessions", () => {
+  test("changed from one page, the person's other sessions get 401 (a Session challenge) and this one goes on", async () => {
+    const here = await session();
+    const elsewhere = await session();
+    const change = await req("/json/settings", {
+      method: "PATCH",
+      headers: { cookie: here.cookie, "x-csrftoken": here.csrf, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ old_password: "hamlet-pass", new_password: "to be or not" }),
+    });
+    expect(change.status).toBe(200);
+    const other = await req("/json/users/me", { headers: { cookie: elsewhere.cookie } });
+    expect([other.status, other.headers.get("www-authenticate")]).toEqual([401, 'Session realm="zulip"']);
+    expect((await req("/json/users/me", { headers: { cookie: here.cookie } })).status).toBe(200);
+    const left = await s.app.db.all<{ token: string }>("SELECT token FROM sessions WHERE user_id = ?", [s.users.hamlet.id]);
+    expect(left.map((r) => r.token)).toEqual([/parley_session=([^;]+)/.exec(here.cookie)![1]!]);
+    // through the API (no session), every session ends
+    (await s.users.hamlet.client.patch("/settings", { old_password: "to be or not", new_password: "hamlet-pass" })).success();
+    expect((await req("/json/users/me", { headers: { cookie: here.cookie } })).status).toBe(401);
+  }, 30_000); // four password hashes and checks
+});

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, copyFileSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "../../src/domain/version";
+import { loadSharp } from "../../src/uploads/sharp";
 import { assertNoNodeModulesAbove, buildExecutable, chatSession, freePort, ROOT, stop, waitUntilServing } from "../helpers/executable";
 
 let root: string; // /tmp/parley-exe-XXXX
@@ -202,6 +203,16 @@ describe("the single executable", () => {
       expect(emojiData.code_to_names["1f44d"]).toEqual(["+1", "thumbs_up", "like"]);
       const zulipEmoji = await fetch(`${base}/static/generated/emoji/images/emoji/unicode/zulip.png`);
       expect([zulipEmoji.status, zulipEmoji.headers.get("content-type"), (await zulipEmoji.arrayBuffer()).byteLength]).toEqual([200, "image/png", statSync(join(ROOT, "assets/images/zulip-emoji.png")).size]);
+
+      // an avatar, cropped by the embedded sharp, and the organization's default logo (Parley's mark, embedded)
+      const form = new FormData();
+      form.append("file", new File([(await (await loadSharp())({ create: { width: 300, height: 200, channels: 3, background: "#aa3366" } }).png().toBuffer()) as BlobPart], "me.png"));
+      const avatar = (await (await fetch(`${base}/api/v1/users/me/avatar`, { method: "POST", headers: auth, body: form })).json()) as any;
+      expect(avatar).toMatchObject({ result: "success" });
+      const avatarImage = await (await loadSharp())(new Uint8Array(await (await fetch(`${base}${avatar.avatar_url}`)).arrayBuffer())).metadata();
+      expect([avatarImage.format, avatarImage.width, avatarImage.height]).toEqual(["png", 100, 100]);
+      const logo = await fetch(`${base}/static/images/logo/zulip-org-logo.svg`);
+      expect([logo.status, logo.headers.get("content-type"), (await logo.text()).includes("<svg")]).toEqual([200, "image/svg+xml", true]);
 
       // backup while serving (the snapshot thread is embedded too), and restore
       const archive = join(root, "exe-backup.tar.gz");

@@ -82,6 +82,8 @@ export interface StartOptions {
   heartbeatMs?: number;
   /** create the organization and the cast (default true) */
   seed?: boolean;
+  /** the organization's new users get Parley's defaults for a new organization (Enter sends) instead of Zulip's */
+  parleyUserDefaults?: boolean;
   /** the store through @libsql/client, as with a remote libSQL server */
   viaClient?: boolean;
 }
@@ -111,6 +113,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       ownerEmail: "desdemona@zulip.com",
       ownerFullName: CAST.desdemona.fullName,
       ownerPassword: null,
+      // Zulip's own defaults, as in Zulip's test organizations (the journeys send with Ctrl+Enter)
+      userSettingsDefaults: opts.parleyUserDefaults ? undefined : {},
     });
     users.desdemona = { id: owner.userId, email: owner.email, apiKey: owner.apiKey, client: clientFor(owner.email, owner.apiKey) };
     for (const [name, info] of Object.entries(CAST)) {

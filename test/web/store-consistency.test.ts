@@ -60,6 +60,8 @@ type Op =
   | { kind: "rename"; who: Person; n: number }
   | { kind: "group"; who: Person; on: boolean }
   | { kind: "realmName"; n: number }
+  | { kind: "avatar"; who: Person; upload: boolean }
+  | { kind: "realmIcon"; upload: boolean }
   | { kind: "react"; who: Person; pick: number; emoji: string; on: boolean }
   | { kind: "widget"; sender: Person; channel: ChannelName; widget: "poll" | "todo" }
   | { kind: "submessage"; who: Person; pick: number; action: "vote" | "unvote" | "option" | "question" | "task" | "strike" | "title"; n: number }
@@ -129,6 +131,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rename" as const), who: person, n: fc.nat({ max: 9 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("group" as const), who: person, on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("realmName" as const), n: fc.nat({ max: 9 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("avatar" as const), who: person, upload: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("realmIcon" as const), upload: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("react" as const), who: person, pick: fc.nat(), emoji: fc.constantFrom("thumbs_up", "tada", "octopus", "elsinore"), on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("widget" as const), sender: person, channel, widget: fc.constantFrom<"poll" | "todo">("poll", "todo") }) },
   {
@@ -369,6 +373,14 @@ async function run(ops: Op[]) {
         }
         case "realmName":
           (await s.users.desdemona.client.patch("/realm", { name: `Elsinore ${o.n}` })).success();
+          break;
+        case "avatar":
+          if (o.upload) (await s.users[o.who].client.post("/users/me/avatar", { file: new File([(await makePng(12, 12)) as BlobPart], "me.png") })).success();
+          else (await s.users[o.who].client.delete("/users/me/avatar")).success();
+          break;
+        case "realmIcon":
+          if (o.upload) (await s.users.desdemona.client.post("/realm/icon", { file: new File([(await makePng(12, 12)) as BlobPart], "icon.png") })).success();
+          else (await s.users.desdemona.client.delete("/realm/icon")).success();
           break;
         case "react": {
           const mine = (await s.app.db.all<{ message_id: number }>("SELECT message_id FROM user_messages WHERE user_id = ? ORDER BY message_id", [id(o.who)])).map((r) => r.message_id);

@@ -1,21 +1,41 @@
 /** The API calls the views make, named for what they do. Their results reach the state as events. */
 import { apiNarrow, type Narrow } from "../state/narrow";
-import type { MessagesAnswer } from "../state/fetched";
+import { fetchEarly, takeEarly, type EarlyAnswer } from "./first-messages";
 import { api } from "./http";
 
 export type Anchor = number | "newest" | "oldest" | "first_unread";
 
-export function fetchMessages(narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number, includeAnchor = true): Promise<MessagesAnswer> {
-  return api("GET", "/messages", {
-    narrow: apiNarrow(narrow),
-    anchor,
-    num_before: numBefore,
-    num_after: numAfter,
-    include_anchor: includeAnchor,
-    apply_markdown: true,
-    client_gravatar: false,
-    allow_empty_topic_name: true,
-  });
+const messagesParams = (narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number, includeAnchor: boolean) => ({
+  narrow: apiNarrow(narrow),
+  anchor,
+  num_before: numBefore,
+  num_after: numAfter,
+  include_anchor: includeAnchor,
+  apply_markdown: true,
+  client_gravatar: false,
+  allow_empty_topic_name: true,
+});
+
+/** GET /messages; the first call of the page may take the answer asked for at start-up (first-messages.ts). */
+export function fetchMessages(narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number, includeAnchor = true): Promise<EarlyAnswer> {
+  const params = messagesParams(narrow, anchor, numBefore, numAfter, includeAnchor);
+  return takeEarly(params) ?? api("GET", "/messages", params);
+}
+
+/**
+ * What a message view asks for when it opens (MessageView, and boot.tsx ahead of it): 50 messages either
+ * side of the first unread one, of a linked one (`near`), or for a search of its newest results.
+ */
+export const openingFetch = (narrow: Narrow, near?: number) => [narrow, near ?? (narrow.kind === "search" ? "newest" : "first_unread"), 50, 50] as const;
+
+/** What Recent conversations asks for: the newest 400 messages of all. */
+export const RECENT_NARROW: Narrow = { kind: "all" };
+export const recentFetch = () => [RECENT_NARROW, "newest", 400, 0] as const;
+
+/** Asks for a view's first messages while /register is still under way (boot.tsx). */
+export function fetchMessagesEarly(narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number): void {
+  const params = messagesParams(narrow, anchor, numBefore, numAfter, true);
+  fetchEarly(params, () => api("GET", "/messages", params));
 }
 
 export const fetchTopics = (streamId: number) =>

@@ -209,3 +209,20 @@ export function parseHash(state: State, hash: string): View | null {
   if (!narrow) return null;
   return near === undefined ? { kind: "narrow", narrow } : { kind: "narrow", narrow, near };
 }
+
+/** Nothing known yet: what parseHash reads of the state before /register has answered. */
+const BEFORE_REGISTER = { me: -1, channels: {}, users: {}, settings: {} } as unknown as State;
+const READABLE_BEFORE_REGISTER = new Set<Narrow["kind"]>(["channel", "topic", "feed", "all", "mentioned", "starred", "dms"]);
+
+/**
+ * The view a hash names, read before /register has answered (boot.tsx fetches its messages meanwhile):
+ * only views that need no channel names, people or settings (a channel or topic by its id, the feed,
+ * mentions, starred, direct messages, Recent conversations); null for the others.
+ */
+export function viewBeforeRegister(hash: string): View | null {
+  const h = hash.replace(/^#/, "");
+  if (h === "") return null; // the home view is a setting
+  const v = parseHash(BEFORE_REGISTER, hash);
+  if (v?.kind === "recent") return v;
+  return v?.kind === "narrow" && READABLE_BEFORE_REGISTER.has(v.narrow.kind) ? v : null;
+}

@@ -4,7 +4,8 @@
  * unless the view's list is already known and current: then it opens where the person left it.
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { fetchMessages, flagNarrow } from "../api/calls";
+import { fetchMessages, flagNarrow, openingFetch } from "../api/calls";
+import { newerThanEarly } from "../api/first-messages";
 import { describeError } from "../api/http";
 import { keepLists, messagesFetched } from "../state/fetched";
 import { narrowKey, type Narrow } from "../state/narrow";
@@ -68,13 +69,21 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
     if (cached) update((s) => keepLists(s, keep.filter((k) => k !== key)));
     let cancelled = false;
     // a search opens at its newest results, as Zulip's does; other views at the first unread message
-    fetchMessages(narrow, near ?? (narrow.kind === "search" ? "newest" : "first_unread"), 50, 50).then(
+    fetchMessages(...openingFetch(narrow, near)).then(
       (answer) => {
         if (cancelled) return;
         update((s) => keepLists(messagesFetched(s, narrow, answer, "replace"), keep));
         const firstUnread = narrow.kind === "search" ? undefined : answer.messages.find((m) => !m.flags.includes("read"));
         const anchor = near ?? firstUnread?.id;
         setTarget({ scrollTo: anchor !== undefined && answer.messages.some((m) => m.id === anchor) ? anchor : "bottom" });
+        // asked for at start-up, before the event queue existed: whatever came meanwhile is fetched now
+        const after = newerThanEarly(answer);
+        if (after !== null) {
+          fetchMessages(narrow, after, 0, 50, false).then(
+            (more) => !cancelled && update((s) => messagesFetched(s, narrow, more, "newer")),
+            (e) => !cancelled && showNotice(`Newer messages could not be loaded: ${describeError(e)}`),
+          );
+        }
       },
       (e) => !cancelled && setFailed(describeError(e)),
     );

@@ -1,6 +1,7 @@
 /** Recent conversations: the latest topics and direct-message conversations, newest first, with who spoke. */
 import { useEffect, useState } from "preact/hooks";
-import { fetchMessages } from "../api/calls";
+import { fetchMessages, recentFetch } from "../api/calls";
+import { newerThanEarly } from "../api/first-messages";
 import { describeError } from "../api/http";
 import { hrefOf } from "../nav/router";
 import { messagesFetched } from "../state/fetched";
@@ -29,8 +30,13 @@ export function RecentView() {
   const list = lists.value.all;
   useEffect(() => {
     if (lists.peek().all?.found_newest) return;
-    fetchMessages(ALL, "newest", 400, 0).then(
-      (answer) => update((s) => messagesFetched(s, ALL, answer, "replace")),
+    fetchMessages(...recentFetch()).then(
+      (answer) => {
+        update((s) => messagesFetched(s, ALL, answer, "replace"));
+        // asked for at start-up, before the event queue existed: whatever came meanwhile is fetched now
+        const after = newerThanEarly(answer);
+        if (after !== null) void fetchMessages(ALL, after, 0, 400, false).then((more) => update((s) => messagesFetched(s, ALL, more, "newer")), (e) => setError(describeError(e)));
+      },
       (e) => setError(describeError(e)),
     );
   }, []);
