@@ -111,6 +111,22 @@ describe("organization permissions", () => {
   }, 25_000);
 });
 
+describe("default user settings", () => {
+  test("an administrator chooses what Enter does for new users; the server stores the default, and existing people keep theirs", async () => {
+    const defaults = async () => (await suite.s.users.hamlet.client.post("/register", { fetch_event_types: ["realm_user_settings_defaults"] })).success().realm_user_settings_defaults;
+    const before = (await defaults()).enter_sends as boolean;
+    const own = (await suite.s.users.hamlet.client.post("/register", { fetch_event_types: ["user_settings"] })).success().user_settings.enter_sends;
+    const { page, errors } = await suite.open();
+    await logIn(page, "iago", "/#organization/organization-level-user-defaults");
+    const select = overlay(page).getByLabel("Pressing Enter");
+    await select.selectOption({ label: before ? "Ctrl+Enter sends, Enter makes a new line" : "Enter sends, Shift+Enter makes a new line" });
+    await overlay(page).getByRole("status").getByText("Saved").waitFor();
+    await eventually(async () => (await defaults()).enter_sends, !before);
+    expect((await suite.s.users.hamlet.client.post("/register", { fetch_event_types: ["user_settings"] })).success().user_settings.enter_sends).toBe(own);
+    expect(errors).toEqual([]);
+  }, 20_000);
+});
+
 describe("custom emoji", () => {
   test("a member uploads an emoji, it is listed with its author, and a message using it shows the image", async () => {
     const { page, errors } = await suite.open();
