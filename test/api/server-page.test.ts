@@ -124,3 +124,19 @@ describe("downloading the newest archive", () => {
     }
   });
 });
+
+describe("with automatic backups set up", () => {
+  test("the page names [backup] dir, and a backup on request goes there beside the automatic ones", async () => {
+    const dir = join(scratch, "auto");
+    const t = await startServer({ config: (c) => Object.assign(c.backup, { dir, every_hours: 6, keep: 3 }) });
+    try {
+      const facts = (await t.users.desdemona.client.get("/parley/server")).success();
+      expect(facts.backups).toMatchObject({ dir, automatic: true, every_hours: 6, keep: 3, latest: null });
+      const made = (await t.users.desdemona.client.post("/parley/backups")).success().backup;
+      expect(readdirSync(dir)).toEqual([made.name]);
+      expect((await t.users.desdemona.client.get("/parley/server")).success().backups.latest).toEqual(made);
+    } finally {
+      await t.close();
+    }
+  });
+});
