@@ -88,6 +88,23 @@ describe("organization profile", () => {
   }, 20_000);
 });
 
+describe("at phone width", () => {
+  test("the organization's sections fit the screen: nothing reaches past its right edge", async () => {
+    const { page } = await suite.open({ width: 390, height: 844 });
+    await logIn(page, "desdemona", "/#organization/organization-permissions");
+    for (const section of ["organization-permissions", "linkifier-settings", "default-channels-list", "server"]) {
+      await page.goto(`${suite.base}/#organization/${section}`);
+      await page.locator(".settings-section").waitFor();
+      if (section === "server") await page.getByRole("button", { name: "Back up now" }).waitFor();
+      const beyond = await page.evaluate(() =>
+        Array.from(document.querySelectorAll(".settings-overlay *")).filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => `${el.tagName}.${el.className}`),
+      );
+      expect({ section, beyond }).toEqual({ section, beyond: [] });
+    }
+    await overlay(page).getByRole("button", { name: "Close settings" }).waitFor();
+  }, 25_000);
+});
+
 describe("organization permissions", () => {
   test("the owner limits channel creation to administrators: a member's create control goes away live and the API refuses them", async () => {
     const member = await suite.open();
