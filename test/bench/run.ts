@@ -330,6 +330,7 @@ function table() {
     ["web: scrolling back through 5,000 messages", `longest task ${r.web?.scroll_back?.max_long_task_ms} ms, heap ${r.web?.scroll_back?.heap_used_mib} MiB`, "no task > 100 ms, heap < 100 MB", `${r.web?.scroll_back?.messages} messages in ${r.web?.scroll_back?.seconds} s, ${r.web?.scroll_back?.long_tasks_over_100ms} tasks > 100 ms, ${r.web?.scroll_back?.message_rows_in_dom} rows / ${r.web?.scroll_back?.dom_nodes} nodes in the DOM`, ""],
     ["web: the settings overlay's code (loaded on demand, not in the first load), gzipped", `${r.web?.settings?.chunk_gz_kib} KiB`, "apart from the 150 KB", `${r.web?.settings?.chunk_files?.length} files`, ""],
     ["web: opening the settings overlay (#settings/profile → its section painted)", `${r.web?.settings?.open_cold_ms} ms first (code fetched), p50 ${r.web?.settings?.open_warm_p50_ms} ms after`, "≤ 300 ms", `the other personal sections' first opens: at most ${r.web?.settings?.other_sections_first_open_max_ms} ms`, ""],
+    ["web: a settings change confirmed on screen after the server answered", `p50 ${r.web?.settings?.change_confirmed_after_answer_p50_ms} ms`, "≤ 100 ms", `${r.web?.settings?.change_confirmed_samples} samples ("Saved" painted − PATCH responseEnd)`, ""],
     ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts", hello ? `bun: hello ${hello.start_ms} ms, Elysia + libSQL ${insert?.start_ms} ms` : ""],
   ];
   // a scenario left out with --only prints as "not run" instead of its undefined figures

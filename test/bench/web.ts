@@ -11,7 +11,8 @@
 //   and, after a forced garbage collection, the JS heap in use (CDP Runtime.getHeapUsage) and the DOM size;
 // - the settings overlay, whose code is not in the first load: the scripts fetched when it first opens
 //   (gzip, reported apart), and the time from setting `#settings/profile` to its section painted, the
-//   first time (its code fetched) and again once loaded.
+//   first time (its code fetched) and again once loaded; and a switch's "Saved" painted after the server's
+//   answer to its PATCH /settings arrived (the request's responseEnd).
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../helpers/chromium";
 import { summarize } from "./stats";
@@ -163,6 +164,35 @@ async function settingsOverlay(browser: Browser, cookies: Awaited<ReturnType<Bro
     sections.push(await openSettings(page, section));
     await close();
   }
+  // a change confirmed: a switch clicked, PATCH /settings answered (its responseEnd), "Saved" painted
+  await page.evaluate(() => (location.hash = "#settings/preferences"));
+  await page.locator(".settings-panel .settings-section").waitFor();
+  const confirmed: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const ms = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          performance.clearResourceTimings();
+          const box = document.querySelector<HTMLInputElement>(".settings-panel input[role=switch]")!;
+          const status = box.closest(".setting")!.querySelector(".save-status")!;
+          new MutationObserver((_, obs) => {
+            if (!status.classList.contains("saved")) return;
+            obs.disconnect();
+            requestAnimationFrame(() => {
+              const ch = new MessageChannel();
+              ch.port1.onmessage = () => {
+                const res = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((r) => r.name.includes("/json/settings"));
+                resolve(res ? performance.now() - res.responseEnd : NaN);
+              };
+              ch.port2.postMessage(0);
+            });
+          }).observe(status, { attributes: true, attributeFilter: ["class"] });
+          box.click();
+        }),
+    );
+    if (!Number.isNaN(ms)) confirmed.push(ms);
+    await page.waitForTimeout(200);
+  }
   await context.close();
   const bytes = files.reduce((n, f) => n + f.bytes, 0);
   return {
@@ -171,6 +201,8 @@ async function settingsOverlay(browser: Browser, cookies: Awaited<ReturnType<Bro
     open_cold_ms: round(cold),
     open_warm_p50_ms: round(median(warm)),
     other_sections_first_open_max_ms: round(Math.max(...sections)),
+    change_confirmed_after_answer_p50_ms: round(median(confirmed)),
+    change_confirmed_samples: confirmed.length,
   };
 }
 

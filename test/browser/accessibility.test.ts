@@ -229,6 +229,19 @@ describe("the web app's accessibility", () => {
         await expectAccessible(page, `${dark ? "dark " : ""}settings: ${section}`);
       }
     }
+    // the API key shown, and the status emoji picker open over the overlay
+    const page = await open();
+    await logIn(page, "/#settings/account-and-privacy");
+    await page.getByRole("button", { name: "Manage your API key" }).click();
+    await page.getByLabel("Your password, to show your API key").fill("hamlet-pass");
+    await page.getByRole("button", { name: "Show API key" }).click();
+    await page.locator(".api-key-value").waitFor();
+    await expectAccessible(page, "settings: API key shown");
+    await page.goto(`${base}/#settings/status`);
+    await page.getByRole("button", { name: "Choose a status emoji" }).click();
+    await page.locator(".emoji-picker").waitFor();
+    await expectAccessible(page, "settings: status emoji picker", ".emoji-picker");
+
     const phone = await open({ width: 390, height: 844 });
     await logIn(phone, "/#settings");
     await phone.getByRole("navigation", { name: "Personal settings" }).waitFor();

@@ -60,6 +60,10 @@ describe("the settings overlay", () => {
     await nav.getByRole("link", { name: "Preferences" }).click();
     await overlay(page).getByRole("heading", { name: "Preferences" }).waitFor();
     expect(await nav.isVisible()).toBe(false);
+    // nothing wider than the phone: the close button is on screen, and the page does not scroll sideways
+    const close = (await overlay(page).getByRole("button", { name: "Close settings" }).boundingBox())!;
+    expect(close.x + close.width).toBeLessThanOrEqual(390);
+    expect(await overlay(page).locator(".settings-panel").evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await page.screenshot({ path: shot("settings-phone") });
     await overlay(page).getByRole("link", { name: "All sections" }).click();
     await nav.waitFor();
@@ -211,6 +215,14 @@ describe("Account & privacy", () => {
     await eventually(async () => (await settingsOf("othello")).send_private_typing_notifications, false);
     await page.getByRole("combobox", { name: "Who can access your email address" }).selectOption({ label: "Admins only" });
     await eventually(async () => (await settingsOf("othello")).email_address_visibility, 3);
+    // the organization turns email changes off: the open page closes the field and says why
+    const email = page.getByLabel("Email", { exact: true });
+    expect(await email.inputValue()).toBe("othello@zulip.com");
+    (await suite.s.users.desdemona.client.patch("/realm", { email_changes_disabled: true })).success();
+    await eventually(() => email.isDisabled(), true);
+    await page.getByText("Your organization's administrators have turned off email address changes.").waitFor();
+    (await suite.s.users.desdemona.client.patch("/realm", { email_changes_disabled: false })).success();
+    await eventually(() => email.isDisabled(), false);
 
     const owner = await suite.open();
     await owner.page.goto(`${suite.base}/#settings/account-and-privacy`);
@@ -228,13 +240,21 @@ describe("Account & privacy", () => {
 
 describe("muting, topics, alert words, status and snippets", () => {
   test("each list changes through the API and shows what the server now holds", async () => {
-    const hamlet = suite.s.users.hamlet.client;
+    // othello: hamlet's key was replaced above
+    const hamlet = suite.s.users.othello.client;
     (await hamlet.post(`/users/me/muted_users/${suite.userId("cordelia")}`)).success();
     const { page, errors } = await suite.open();
-    await suite.logIn(page, "hamlet", "/#settings/muted-users");
+    await suite.logIn(page, "othello", "/#settings/muted-users");
     await page.getByRole("button", { name: "Unmute Cordelia" }).click();
     await page.getByText("You have not muted anyone.").waitFor();
     expect((await hamlet.post("/register", { fetch_event_types: ["muted_users"] })).success().muted_users).toEqual([]);
+
+    const channel = await createChannel(suite.s, "othello", "battlements");
+    (await hamlet.post("/user_topics", { stream_id: channel, topic: "watch", visibility_policy: 3 })).success();
+    await page.goto(`${suite.base}/#settings/topics`);
+    await page.getByRole("button", { name: "Unfollow #battlements › watch" }).click();
+    await page.getByText("You have not muted or followed any topic.").waitFor();
+    expect((await hamlet.post("/register", { fetch_event_types: ["user_topic"] })).success().user_topics).toEqual([]);
 
     await page.goto(`${suite.base}/#settings/alert-words`);
     await page.getByLabel("New alert word").fill("Yorick");
@@ -256,11 +276,15 @@ describe("muting, topics, alert words, status and snippets", () => {
     await page.getByText("You have no saved snippets.").waitFor();
 
     await page.goto(`${suite.base}/#settings/status`);
+    await page.getByRole("button", { name: "Choose a status emoji" }).click();
+    await page.getByRole("combobox", { name: "Search emoji" }).fill("tada");
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "Status emoji: tada. Choose another" }).waitFor();
     await page.getByLabel("Your status").fill("At the play");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByRole("status").getByText("Saved").waitFor();
-    const status = async () => (await hamlet.post("/register", { fetch_event_types: ["user_status"] })).success().user_status[suite.userId("hamlet")];
-    expect((await status())?.status_text).toBe("At the play");
+    const status = async () => (await hamlet.post("/register", { fetch_event_types: ["user_status"] })).success().user_status[suite.userId("othello")];
+    expect(await status()).toMatchObject({ status_text: "At the play", emoji_name: "tada" });
     await page.getByRole("switch", { name: "Appear away to others" }).click();
     await eventually(async () => (await status())?.away, true);
     await page.getByRole("button", { name: "Clear status" }).click();

@@ -10,23 +10,7 @@ import { groups as groupsSignal } from "../../../state/store";
 import type { GroupSetting as Value, UserGroup } from "../../../state/types";
 import { PersonField } from "./PersonField";
 import { SaveError, SaveStatus, useId, useSaver } from "./save";
-
-/** The role groups in Zulip's order, with its words for them. */
-export const ROLE_GROUPS: readonly { name: string; label: string }[] = [
-  { name: "role:everyone", label: "Admins, moderators, members and guests" },
-  { name: "role:members", label: "Admins, moderators and members" },
-  { name: "role:fullmembers", label: "Admins, moderators and full members" },
-  { name: "role:moderators", label: "Admins and moderators" },
-  { name: "role:administrators", label: "Admins" },
-  { name: "role:owners", label: "Owners" },
-  { name: "role:nobody", label: "Nobody" },
-];
-
-/** A set of people and groups in its saved form. */
-export function toSetting(members: number[], subgroups: number[]): Value {
-  if (!members.length && subgroups.length === 1) return subgroups[0]!;
-  return { direct_members: [...members].sort((a, b) => a - b), direct_subgroups: [...subgroups].sort((a, b) => a - b) };
-}
+import { ROLE_GROUPS, toSetting } from "./values";
 
 /** Whether a value is one of the offered role groups (else it shows as people and groups). */
 const roleGroupOf = (value: Value, offered: UserGroup[]) => (typeof value === "number" ? offered.find((g) => g.id === value) : undefined);

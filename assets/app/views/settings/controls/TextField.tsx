@@ -20,9 +20,11 @@ interface Props {
   name?: string;
   autocomplete?: string;
   saveLabel?: string;
+  /** the change waits for something else (an email confirmed): after saving, the field shows the stored value again */
+  resetAfterSave?: boolean;
 }
 
-export function TextField({ label, value, onSave, check, maxLength, type = "text", multiline, disabled, hint, name, autocomplete, saveLabel = "Save" }: Props) {
+export function TextField({ label, value, onSave, check, maxLength, type = "text", multiline, disabled, hint, name, autocomplete, saveLabel = "Save", resetAfterSave }: Props) {
   const saver = useSaver();
   const id = useId("text");
   const [text, setText] = useState(value);
@@ -34,7 +36,7 @@ export function TextField({ label, value, onSave, check, maxLength, type = "text
     const problem = check?.(text) ?? null;
     if (problem) return saver.refuse(problem);
     const ok = await saver.run(() => onSave(text));
-    if (!ok) setText(value);
+    if (!ok || resetAfterSave) setText(value);
   };
   const fieldProps = {
     id,

@@ -5,27 +5,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { SaveError, SaveStatus, useId, useSaver } from "./save";
-
-export const TIME_LIMITS: readonly { seconds: number | null; label: string }[] = [
-  { seconds: null, label: "Any time" },
-  { seconds: 120, label: "2 minutes" },
-  { seconds: 600, label: "10 minutes" },
-  { seconds: 3600, label: "1 hour" },
-  { seconds: 86400, label: "1 day" },
-  { seconds: 604800, label: "1 week" },
-];
-
-type Limits = readonly { seconds: number | null; label: string }[];
-
-/** The choice a value shows: one of the list, or "custom". */
-export const limitChoice = (seconds: number | null, limits: Limits = TIME_LIMITS) => (limits.some((l) => l.seconds === seconds) ? String(seconds) : "custom");
-
-/** Minutes typed into the custom field as seconds, or a problem to show. */
-export function customSeconds(minutes: string): number | string {
-  const n = Number(minutes.trim());
-  if (!minutes.trim() || !Number.isInteger(n) || n <= 0) return "Enter a whole number of minutes, more than 0.";
-  return n * 60;
-}
+import { customSeconds, limitChoice, TIME_LIMITS, type Limits } from "./values";
 
 interface Props {
   label: ComponentChildren;

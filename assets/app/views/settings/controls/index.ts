@@ -2,7 +2,8 @@
 export { Toggle } from "./Toggle";
 export { Select, type Choice } from "./Select";
 export { TextField } from "./TextField";
-export { TimeLimit, TIME_LIMITS } from "./TimeLimit";
-export { GroupSettingPicker, ROLE_GROUPS, toSetting } from "./GroupSetting";
+export { TimeLimit } from "./TimeLimit";
+export { TIME_LIMITS, customSeconds, limitChoice, toSetting, ROLE_GROUPS } from "./values";
+export { GroupSettingPicker } from "./GroupSetting";
 export { PersonField } from "./PersonField";
 export { SaveError, SaveStatus, useSaver, useId, type Saver, type SaveState } from "./save";

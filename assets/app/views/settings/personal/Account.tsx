@@ -7,8 +7,7 @@
 import { api } from "../../../api/http";
 import { isAdmin } from "../../../state/permissions";
 import { me, realm, settings, state, users } from "../../../state/store";
-import { openDialog, ConfirmDialog } from "../../Dialog";
-import { openPasswordDialog } from "../../TopBar";
+import { ConfirmDialog, openDialog, openLazyDialog } from "../../Dialog";
 import { Select, TextField, Toggle } from "../controls";
 import { ApiKey } from "./ApiKey";
 import { saveSetting } from "./save-setting";
@@ -28,6 +27,8 @@ async function changeEmail(email: string): Promise<string> {
   if (r.ignored_parameters_unsupported?.includes("email")) throw new Error("This server cannot change email addresses.");
   return `Check ${email} for a confirmation link: the new address takes effect once it is confirmed.`;
 }
+
+const openPasswordDialog = () => openLazyDialog(() => import("../../PasswordDialog").then((mod) => () => <mod.PasswordDialog />));
 
 function deactivate(): void {
   openDialog(() => (
@@ -55,6 +56,7 @@ export function Account() {
         disabled={emailLocked}
         hint={emailLocked ? "Your organization's administrators have turned off email address changes." : undefined}
         check={(v) => (/^[^@\s]+@[^@\s]+$/.test(v.trim()) ? null : "Enter an email address.")}
+        resetAfterSave
         onSave={(v) => changeEmail(v.trim())}
       />
       <div class="setting">

@@ -8,9 +8,7 @@ import { useState } from "preact/hooks";
 import { api, describeError } from "../../../api/http";
 import { me, state, users } from "../../../state/store";
 import { SaveError, SaveStatus, useId, useSaver } from "../controls";
-
-/** The zuliprc file Zulip's tools read. */
-export const zuliprc = (email: string, key: string, site: string) => `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n`;
+import { zuliprc } from "./values";
 
 function download(name: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
@@ -48,13 +46,11 @@ export function ApiKey() {
 
   if (key) {
     return (
-      <div class="setting api-key">
+      <div class="setting api-key" role="group" aria-labelledby={`${id}-label`}>
         <span class="setting-label" id={`${id}-label`}>
           Your API key
         </span>
-        <code class="api-key-value" aria-labelledby={`${id}-label`}>
-          {key}
-        </code>
+        <code class="api-key-value">{key}</code>
         <p class="setting-hint">Anyone with this key can act as you. Keep it secret.</p>
         <div class="setting-row">
           <button type="button" class="button" onClick={() => download("zuliprc", zuliprc(email, key, location.origin))}>

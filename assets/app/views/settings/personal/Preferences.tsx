@@ -5,14 +5,14 @@
  * emoji set.
  */
 import { settings } from "../../../state/store";
-import { SCHEME } from "../../TopBar";
 import { Select, Toggle } from "../controls";
 import { saveSetting } from "./save-setting";
 
+/** Zulip's color_scheme values: 1 automatic, 2 dark, 3 light. */
 export const THEMES = [
-  { value: SCHEME.automatic, label: "Follow the system's theme" },
-  { value: SCHEME.light, label: "Light" },
-  { value: SCHEME.dark, label: "Dark" },
+  { value: 1, label: "Follow the system's theme" },
+  { value: 3, label: "Light" },
+  { value: 2, label: "Dark" },
 ];
 
 export const HOME_VIEWS = [

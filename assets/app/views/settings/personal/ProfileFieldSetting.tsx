@@ -8,32 +8,11 @@ import { api } from "../../../api/http";
 import type { ProfileField } from "../../../state/org-types";
 import { users } from "../../../state/store";
 import { PersonField, SaveError, SaveStatus, Select, TextField, useSaver } from "../controls";
+import { fieldPeople, listOptions } from "./values";
 
 export const FIELD = { SHORT_TEXT: 1, LONG_TEXT: 2, SELECT: 3, DATE: 4, URL: 5, USER: 6, EXTERNAL_ACCOUNT: 7, PRONOUNS: 8 } as const;
 
 const save = (id: number, value: unknown) => api("PATCH", "/users/me/profile_data", { data: [{ id, value }] });
-
-/** A list field's options, in their order: key and text. */
-export function listOptions(fieldData: string): { key: string; text: string }[] {
-  try {
-    const data = JSON.parse(fieldData) as Record<string, { text: string; order: string | number }>;
-    return Object.entries(data)
-      .sort(([, a], [, b]) => Number(a.order) - Number(b.order))
-      .map(([key, o]) => ({ key, text: o.text }));
-  } catch {
-    return [];
-  }
-}
-
-/** The people a Users field holds (its value is a JSON list of ids). */
-export function fieldPeople(value: string): number[] {
-  try {
-    const ids = JSON.parse(value);
-    return Array.isArray(ids) ? ids.filter((x): x is number => typeof x === "number") : [];
-  } catch {
-    return [];
-  }
-}
 
 function PeopleFieldSetting({ field, value }: { field: ProfileField; value: string }) {
   const saver = useSaver();
