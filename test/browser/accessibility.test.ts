@@ -274,7 +274,7 @@ describe("the web app's accessibility", () => {
   test("the organization's settings screens, as the owner (every control and the server page), light and dark and at phone width, have none", async () => {
     await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("desdemona-pass"), s.users.desdemona.id]);
     (await s.users.iago.client.post("/realm/filters", { pattern: "#(?P<id>[0-9]+)", url_template: "https://tracker.example/{id}" })).success();
-    (await s.users.iago.client.post("/realm/profile_fields", { name: "Team", hint: "Your team", field_type: 1 })).success();
+    (await s.users.iago.client.post("/realm/profile_fields", { name: "Desk", hint: "Where to find you", field_type: 1 })).success();
     (await s.users.iago.client.post("/default_streams", { stream_id: general })).success();
     const sections = ["organization-profile", "organization-settings", "organization-permissions", "organization-level-user-defaults", "emoji-settings", "linkifier-settings", "playground-settings", "profile-field-settings", "default-channels-list", "channel-folders", "invites-list-admin", "server"];
     for (const [dark, width] of [[false, 1280], [true, 1280], [false, 390]] as const) {
