@@ -8,6 +8,7 @@ import { startScheduler } from "./scheduler";
 import { withRequestLog } from "./http/request-log";
 import { lockDataDir } from "./store/serve-lock";
 import { loadWebBuild } from "./web/source";
+import { vapidKeys } from "./notify/webpush/vapid";
 
 /** A running server. */
 export interface Serving {
@@ -33,6 +34,8 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
   try {
     app = await openApp(config, { quiet: opts.quiet });
     const firstLogin = await ensureOrganization(app);
+    // the Web Push key pair is made on the first start (DATA_DIR/vapid.json) and kept
+    vapidKeys(config.data_dir);
     const elysia = createServer(app);
     const handle = elysia.fetch;
     let server: ReturnType<typeof Bun.serve>;

@@ -6,7 +6,7 @@
  */
 import { render } from "preact";
 import { EventLoop } from "./api/events";
-import { describeError } from "./api/http";
+import { describeError, NetworkError } from "./api/http";
 import { fetchMessagesEarly, openingFetch, recentFetch } from "./api/calls";
 import { noteRegistered } from "./api/first-messages";
 import { viewBeforeRegister } from "./nav/hash";
@@ -24,6 +24,7 @@ import { mergePresences } from "./state/reduce/people";
 import { dispatch, state, update } from "./state/store";
 import { alertForEvents } from "./notify/desktop";
 import { unlockSoundOnFirstGesture } from "./notify/sound";
+import { registerServiceWorker, startServiceWorker } from "./notify/service-worker";
 import { App, generation } from "./views/App";
 import { forgetViews } from "./views/MessageView";
 
@@ -47,11 +48,12 @@ async function reregister() {
   return { queueId: r.queue_id as string, lastEventId: r.last_event_id as number };
 }
 
-function StartFailed({ message }: { message: string }) {
+function StartFailed({ message, unreachable }: { message: string; unreachable: boolean }) {
   return (
     <div class="start-failed" role="alert">
-      <h1>Parley could not start</h1>
-      <p>{message}</p>
+      {/* offline, the page itself comes from the service worker's cache: say what is missing */}
+      <h1>{unreachable ? "Parley can't reach the server" : "Parley could not start"}</h1>
+      <p>{unreachable && !navigator.onLine ? "You're offline. Parley opens as soon as the network is back." : message}</p>
       <button type="button" class="button primary" onClick={() => location.reload()}>
         Try again
       </button>
@@ -75,7 +77,10 @@ export async function boot(root: HTMLElement): Promise<void> {
     noteRegistered(r.max_message_id);
   } catch (e) {
     root.removeAttribute("aria-busy");
-    render(<StartFailed message={describeError(e)} />, root);
+    render(<StartFailed message={describeError(e)} unreachable={e instanceof NetworkError} />, root);
+    // the shell can open without the server (from the service worker's cache): it keeps working for when it is back
+    registerServiceWorker();
+    if (e instanceof NetworkError) window.addEventListener("online", () => location.reload(), { once: true });
     return;
   }
   setQueueId(r.queue_id);
@@ -88,5 +93,6 @@ export async function boot(root: HTMLElement): Promise<void> {
   root.textContent = "";
   render(<App onRetry={loop.retryNow} />, root);
   unlockSoundOnFirstGesture();
+  startServiceWorker();
   startPresence({ intervalSeconds: state.value.realm.ping_interval_seconds, onPresences: (p) => update((s) => mergePresences(s, p)) });
 }

@@ -4,6 +4,7 @@ import { iconUrl } from "../domain/realm-images";
 import { badRequest, ZulipError } from "../errors";
 import { findUserByEmail, type UserRow } from "../store/users";
 import { checkLoginAllowed, loginFailed, loginSucceeded } from "./login-throttle";
+import { vapidKeys } from "../notify/webpush/vapid";
 
 const authFailed = () => new ZulipError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
 
@@ -67,5 +68,7 @@ export function serverSettings(app: App) {
     realm_icon: realm ? iconUrl(realm) : "",
     realm_description: realm?.description ?? "",
     realm_web_public_access_enabled: Boolean(realm?.settings.enable_spectator_access),
+    // Parley's own: the key browsers subscribe to Web Push with (applicationServerKey)
+    web_push_vapid_public_key: vapidKeys(app.config.data_dir).publicKey,
   };
 }

@@ -4,6 +4,7 @@ import { avatarUrl, botDict } from "../domain/user-format";
 import { fullNameProblem } from "../domain/validate";
 import { adminRequired, badRequest, ownerRequired } from "../errors";
 import { generateApiKey } from "../lib/random";
+import { findBotService, insertBotService, updateBotServiceRow } from "../store/webhooks";
 import {
   findActiveUserByFullName,
   findStreamForUser,
@@ -21,7 +22,9 @@ import { canAdminUser } from "./user-access";
 import { botAdministrators, createUser, streamNames } from "./users";
 import { changeFullName, changeUserRole, isLastOwner } from "./user-updates";
 
-const SUPPORTED_BOT_TYPES: number[] = [BOT_TYPE.generic, BOT_TYPE.incomingWebhook];
+const SUPPORTED_BOT_TYPES: number[] = [BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook];
+/** Zulip's Service interfaces: 1 generic, 2 Slack-compatible. */
+const INTERFACE_TYPES = [1, 2];
 
 /** The host part of bot emails: the server's external URL's host name. */
 export function botDomain(app: App): string {
@@ -48,9 +51,24 @@ export interface NewBot {
   defaultSendingStream?: string;
   defaultEventsRegisterStream?: string;
   defaultAllPublicStreams?: boolean;
+  /** outgoing-webhook bots: where messages to the bot are POSTed, and in which format */
+  payloadUrl?: string;
+  interfaceType?: number;
 }
 
-/** POST /bots: a generic or incoming-webhook bot owned by the caller. */
+/** An outgoing webhook's URL, as Zulip's check_url: http(s) with a host. */
+function checkPayloadUrl(url: string | undefined): string {
+  if (!url) throw badRequest("payload_url is not a URL");
+  try {
+    const u = new URL(url);
+    if ((u.protocol === "http:" || u.protocol === "https:") && u.hostname) return url;
+  } catch {
+    // fall through
+  }
+  throw badRequest("payload_url is not a URL");
+}
+
+/** POST /bots: a generic, incoming-webhook or outgoing-webhook bot owned by the caller. */
 export async function createBot(app: App, actor: UserRow, input: NewBot) {
   const realm = realmOf(app);
   const short = input.shortName.trim();
@@ -64,6 +82,9 @@ export async function createBot(app: App, actor: UserRow, input: NewBot) {
   if (await findActiveUserByFullName(app.db, realm.id, fullName)) throw badRequest("Name is already in use!");
   checkBotCreationPolicy(app, actor, input.botType);
   if (!SUPPORTED_BOT_TYPES.includes(input.botType)) throw badRequest("Invalid bot type");
+  const outgoing = input.botType === BOT_TYPE.outgoingWebhook;
+  const service = outgoing ? { base_url: checkPayloadUrl(input.payloadUrl), interface: input.interfaceType ?? 1, token: generateApiKey() } : null;
+  if (service && !INTERFACE_TYPES.includes(service.interface)) throw badRequest("Invalid interface type");
   const sending = await resolveDefaultStream(app, actor, input.defaultSendingStream);
   const register = await resolveDefaultStream(app, actor, input.defaultEventsRegisterStream);
   const created = await createUser(app, actor, {
@@ -77,8 +98,9 @@ export async function createBot(app: App, actor: UserRow, input: NewBot) {
     defaultSendingStreamId: sending ?? null,
     defaultEventsRegisterStreamId: register ?? null,
     defaultAllPublicStreams: input.defaultAllPublicStreams ?? false,
-  });
+  }, service ? (sql, userId) => insertBotService(sql, { bot_id: userId, ...service }).then(() => undefined) : undefined);
   const bot = (await findUserById(app.db, created.userId))!;
+  if (service) publishBotUpdate(app, await botAdministrators(app, bot), { user_id: bot.id, services: [{ base_url: service.base_url, interface: service.interface, token: service.token }] });
   const names = await streamNames(app, [bot]);
   return {
     user_id: bot.id,
@@ -125,6 +147,9 @@ export interface BotUpdate {
   defaultAllPublicStreams?: boolean;
   /** a new avatar: the files of a multipart request */
   avatarFiles?: File[];
+  /** outgoing-webhook bots: a new endpoint or format */
+  servicePayloadUrl?: string;
+  serviceInterface?: number;
 }
 
 /** PATCH /bots/{bot_id}: by the owner or an administrator. */
@@ -132,6 +157,7 @@ export async function updateBot(app: App, actor: UserRow, botId: number, input: 
   let bot = await accessBotById(app, actor, botId);
   // first: an image that does not decode is refused before anything else changes
   if (input.avatarFiles?.length) await setBotAvatar(app, bot, input.avatarFiles);
+  if (input.servicePayloadUrl !== undefined || input.serviceInterface !== undefined) await updateBotService(app, bot, input);
   if (input.fullName !== undefined) await changeFullName(app, bot, input.fullName);
   if (input.role !== undefined && input.role !== bot.role) {
     if ((input.role === ROLE.owner || bot.role === ROLE.owner) && !isOwner(actor.role)) throw ownerRequired();
@@ -173,6 +199,17 @@ export async function updateBot(app: App, actor: UserRow, botId: number, input: 
     default_all_public_streams: Boolean(bot.default_all_public_streams),
     ...(owner ? { bot_owner: owner.email } : {}),
   };
+}
+
+/** Zulip's do_update_outgoing_webhook_service: the endpoint and format of an outgoing-webhook bot. */
+async function updateBotService(app: App, bot: UserRow, input: BotUpdate) {
+  const service = await findBotService(app.db, bot.id);
+  if (!service) throw badRequest("This bot has no outgoing webhook service");
+  const baseUrl = input.servicePayloadUrl !== undefined ? checkPayloadUrl(input.servicePayloadUrl) : service.base_url;
+  const iface = input.serviceInterface ?? service.interface;
+  if (!INTERFACE_TYPES.includes(iface)) throw badRequest("Invalid interface type");
+  await app.db.tx((sql) => updateBotServiceRow(sql, bot.id, baseUrl, iface));
+  publishBotUpdate(app, await botAdministrators(app, bot), { user_id: bot.id, services: [{ base_url: baseUrl, interface: iface, token: service.token }] });
 }
 
 const publishBotUpdate = (app: App, audience: number[], bot: Record<string, unknown>) => app.events.publish({ type: "realm_bot", op: "update", bot }, audience);

@@ -1,14 +1,16 @@
-import { realmOf, reloadGroups, type App } from "../app";
+import { nowSecs, realmOf, reloadGroups, type App } from "../app";
 import { isOwner } from "../domain/roles";
 import { badRequest, ownerRequired, ZulipError } from "../errors";
 import type { Sql } from "../store/db";
 import { listDirectGroupsOf } from "../store/groups";
+import { expireInvitesOf } from "../store/invites";
 import { deleteValuesOf } from "../store/profile-fields";
 import { deleteMessagesByIds, listMessageHolders, listSentMessages, type ContentKind, type SentMessageRow } from "../store/user-content";
 import { countActiveUsers, deleteSessionsOf, findActiveUserByFullName, findUserById, listActiveUserIds, listBotsOwnedBy, updateUser, type UserRow } from "../store/users";
 import { avatarUrl } from "../domain/user-format";
 import { checkBotCreationPolicy } from "./bot-permissions";
 import { publishPeerEventsForMember, publishSettingEventsForMember } from "./activation-events";
+import { notifyInvitesChanged } from "./invites";
 import { sendEmail } from "./mail";
 import { accessUserById, guestsSeeEveryone, usersWhoCanAccess } from "./user-access";
 import { isLastOwner } from "./user-updates";
@@ -80,16 +82,20 @@ export async function deactivateUser(app: App, target: UserRow, actions: Deactiv
     const ids = messages.map((m) => m.id);
     const holders = await listMessageHolders(sql, ids);
     await deleteMessagesByIds(sql, ids);
+    let invites = 0;
     for (const u of affected) {
       await updateUser(sql, u.id, { is_active: 0 });
       await deleteSessionsOf(sql, u.id);
+      // their invitations stop working with them (Zulip's revoke_invites_generated_by_user)
+      invites += (await expireInvitesOf(sql, u.id, nowSecs(app))).changes;
     }
-    return { messages, holders };
+    return { messages, holders, invites };
   });
 
   for (const u of affected) app.events.dropUser(u.id);
   await reloadGroups(app);
   publishDeletions(app, deleted.messages, deleted.holders);
+  if (deleted.invites) await notifyInvitesChanged(app, null);
   const realm = realmOf(app);
   const everyone = await listActiveUserIds(app.db, realm.id);
   for (const u of affected) {

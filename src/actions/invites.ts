@@ -5,9 +5,10 @@ import { badRequest, ownerRequired, ZulipError } from "../errors";
 import { findGroup } from "../store/groups";
 import {
   deleteExpiredInvites,
+  deleteInviteEmailsSentBefore,
   findMultiuseInvite,
   insertMultiuseInvite,
-  listActiveMultiuseInvites,
+  listActiveInvites,
   revokeInvite,
   type InviteRow,
 } from "../store/invites";
@@ -28,7 +29,7 @@ export function generateInviteKey(): string {
 export const inviteLink = (app: App, key: string) => `${app.config.server.external_url.replace(/\/+$/, "")}/join/${key}/`;
 
 /** Zulip's require_member_or_admin: no guests (and no incoming-webhook bots). */
-function requireMemberOrAdmin(user: UserRow) {
+export function requireMemberOrAdmin(user: UserRow) {
   if (isGuest(user.role)) throw badRequest("Not allowed for guest users");
   if (user.is_bot && user.bot_type === 2) throw badRequest("This endpoint does not accept bot requests.");
 }
@@ -37,13 +38,13 @@ function requireMemberOrAdmin(user: UserRow) {
  * Roles an invitation may grant: never a role above the inviter's own (owners by owners only,
  * administrators by administrators, moderators by moderators and above).
  */
-function checkInvitedRole(invitedAs: number, user: UserRow) {
+export function checkInvitedRole(invitedAs: number, user: UserRow) {
   if (invitedAs === ROLE.owner && !isOwner(user.role)) throw ownerRequired();
   if (invitedAs < user.role) throw badRequest("Must be an organization administrator");
 }
 
 /** Revoking someone else's invitation needs an administrator (an owner for owner invitations). */
-function checkManageInvite(invite: InviteRow, user: UserRow) {
+export function checkManageInvite(invite: InviteRow, user: UserRow) {
   if (invite.referrer_id === user.id) return;
   if (invite.invited_as === ROLE.owner && !isOwner(user.role)) throw ownerRequired();
   if (!isAdmin(user.role)) throw badRequest("Must be an organization administrator");
@@ -53,7 +54,7 @@ function checkManageInvite(invite: InviteRow, user: UserRow) {
  * The channels of an invitation: each must exist and be accessible, then be a default channel or
  * one the inviter may add subscribers to; none at all when the inviter may not subscribe others.
  */
-async function checkInviteChannels(app: App, user: UserRow, streamIds: number[]): Promise<number[]> {
+export async function checkInviteChannels(app: App, user: UserRow, streamIds: number[]): Promise<number[]> {
   const ids = [...new Set(streamIds)];
   const accessed = [];
   for (const id of ids) {
@@ -80,7 +81,7 @@ async function checkInviteChannels(app: App, user: UserRow, streamIds: number[])
  * can_add_members_group): named, active, not a system group; the organization's
  * can_manage_all_groups, or the group's can_manage_group / can_add_members_group.
  */
-async function checkInviteGroups(app: App, user: UserRow, groupIds: number[]): Promise<number[]> {
+export async function checkInviteGroups(app: App, user: UserRow, groupIds: number[]): Promise<number[]> {
   const ids = [...new Set(groupIds)];
   for (const id of ids) {
     const g = await findGroup(app.db, id);
@@ -93,6 +94,13 @@ async function checkInviteGroups(app: App, user: UserRow, groupIds: number[]): P
     if (!holds("can_manage_group") && !holds("can_add_members_group")) throw badRequest("Insufficient permission");
   }
   return ids;
+}
+
+/** When an invitation made at `created` expires: `minutes` after (undefined: the organization's default; null: never). */
+export function expiryFrom(app: App, created: number, minutes: number | null | undefined): number | null {
+  const fallback = Number(realmOf(app).settings.default_invite_expires_in_minutes);
+  const m = minutes === undefined ? (Number.isFinite(fallback) && fallback > 0 ? fallback : 14400) : minutes;
+  return m === null ? null : created + m * 60;
 }
 
 export interface NewMultiuseInvite {
@@ -119,9 +127,8 @@ export async function createMultiuseInvite(app: App, me: UserRow, input: NewMult
   const groupIds = await checkInviteGroups(app, me, input.groupIds);
   if (text !== undefined && !isAdmin(me.role)) throw badRequest("Must be an organization administrator");
   const realm = realmOf(app);
-  const fallback = Number(realm.settings.default_invite_expires_in_minutes);
-  const minutes = input.expiresInMinutes === undefined ? (Number.isFinite(fallback) && fallback > 0 ? fallback : 14400) : input.expiresInMinutes;
   const created = nowSecs(app);
+  const expires = expiryFrom(app, created, input.expiresInMinutes);
   const key = generateInviteKey();
   await app.db.tx((sql) =>
     insertMultiuseInvite(sql, {
@@ -134,26 +141,29 @@ export async function createMultiuseInvite(app: App, me: UserRow, input: NewMult
       includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
       welcomeMessageCustomText: text ?? null,
       created,
-      expires: minutes === null ? null : created + minutes * 60,
+      expires,
     }),
   );
   await notifyInvitesChanged(app, me.id);
   return inviteLink(app, key);
 }
 
-/** GET /invites: administrators see every active invitation, others their own. */
+/** GET /invites: administrators see every invitation that still works, others their own; emailed ones and links. */
 export async function listInvites(app: App, me: UserRow) {
   requireMemberOrAdmin(me);
-  const rows = await listActiveMultiuseInvites(app.db, realmOf(app).id, nowSecs(app), isAdmin(me.role) ? null : me.id);
-  return rows.map((i) => ({
-    id: i.id,
-    invited_by_user_id: i.referrer_id,
-    invited: Math.floor(i.created),
-    expiry_date: i.expires === null ? null : Math.floor(i.expires),
-    invited_as: i.invited_as,
-    is_multiuse: true,
-    link_url: inviteLink(app, i.key),
-  }));
+  const rows = await listActiveInvites(app.db, realmOf(app).id, nowSecs(app), isAdmin(me.role) ? null : me.id);
+  return rows.map((i) => {
+    const common = {
+      id: i.id,
+      invited_by_user_id: i.referrer_id,
+      invited: Math.floor(i.created),
+      expiry_date: i.expires === null ? null : Math.floor(i.expires),
+      invited_as: i.invited_as,
+    };
+    return i.is_multiuse
+      ? { ...common, is_multiuse: true, link_url: inviteLink(app, i.key) }
+      : { ...common, is_multiuse: false, email: i.email!, notify_referrer_on_join: Boolean(i.notify_referrer_on_join) };
+  });
 }
 
 /** DELETE /invites/multiuse/{invite_id}. */
@@ -170,15 +180,21 @@ export async function revokeMultiuseInvite(app: App, me: UserRow, inviteId: numb
   await notifyInvitesChanged(app, invite.referrer_id);
 }
 
-/** `invites_changed` to the organization's administrators and the invitation's creator (after commit). */
-export async function notifyInvitesChanged(app: App, referrerId: number | null): Promise<void> {
+/** `invites_changed` to the organization's administrators and the invitations' creators (after commit). */
+export async function notifyInvitesChanged(app: App, referrerIds: number | null | readonly number[]): Promise<void> {
   const ids = new Set(await listActiveUserIdsWithRoles(app.db, realmOf(app).id, [ROLE.owner, ROLE.administrator]));
-  if (referrerId !== null) ids.add(referrerId);
+  for (const id of referrerIds === null ? [] : typeof referrerIds === "number" ? [referrerIds] : referrerIds) ids.add(id);
   app.events.publish({ type: "invites_changed" }, [...ids].sort((a, b) => a - b));
 }
 
-/** Scheduler job: deletes invitations that expired more than a week ago (their links already show "expired"). */
+/**
+ * Scheduler job: deletes invitations that expired more than a week ago (their links already show
+ * "expired"), and forgets invitation emails older than the daily limit's day.
+ */
 export async function deleteStaleInvites(app: App): Promise<number> {
-  const cutoff = nowSecs(app) - 7 * 86_400;
-  return (await app.db.tx((sql) => deleteExpiredInvites(sql, cutoff))).changes;
+  const now = nowSecs(app);
+  return app.db.tx(async (sql) => {
+    await deleteInviteEmailsSentBefore(sql, now - 86_400);
+    return (await deleteExpiredInvites(sql, now - 7 * 86_400)).changes;
+  });
 }

@@ -3,9 +3,8 @@ import { ROLE } from "../domain/roles";
 import { generateApiKey } from "../lib/random";
 import { insertRecipient } from "../store/realm";
 import { botDict, userDict } from "../domain/user-format";
-import { botAdministrators, streamNames } from "./users";
 import { splitByEmailAccess } from "./user-access";
-import { findUserByEmail, findUserById, insertUser, listActiveUserIds, updateUser, type UserRow } from "../store/users";
+import { findUserByEmail, findUserById, insertUser, listActiveUserIds, listActiveUserIdsWithRoles, updateUser, type UserRow } from "../store/users";
 
 const creating = new Map<string, Promise<UserRow>>();
 
@@ -35,8 +34,10 @@ export async function systemBot(app: App, email: string, fullName: string): Prom
           for (const [ids, deliveryEmail] of [[audience.see, true], [audience.blind, false]] as const) {
             if (ids.length) app.events.publish({ type: "realm_user", op: "add", person: userDict(bot, { clientGravatar: false, deliveryEmail }) }, ids);
           }
-          // administrators' realm_bots lists every bot of the organization, this one too
-          app.events.publish({ type: "realm_bot", op: "add", bot: botDict(bot, await streamNames(app, [bot])) }, await botAdministrators(app, bot));
+          // administrators' realm_bots lists every bot of the organization, this one too (it has no owner
+          // and no default channels)
+          const admins = await listActiveUserIdsWithRoles(app.db, realm.id, [ROLE.owner, ROLE.administrator]);
+          app.events.publish({ type: "realm_bot", op: "add", bot: botDict(bot, () => null) }, admins);
         }
         return bot;
       })

@@ -1,7 +1,7 @@
 /**
  * Writes one backup archive while Parley serves: a consistent database snapshot, every file under
- * uploads_dir (uploads, their thumbnails, custom emoji images), the first owner's zuliprc, and the
- * manifest with a checksum per file. The archive is written under a temporary name beside the target
+ * uploads_dir (uploads, their thumbnails, custom emoji images), the first owner's zuliprc, the Web Push
+ * key pair (vapid.json), and the manifest with a checksum per file. The archive is written under a temporary name beside the target
  * and renamed into place when complete, so a backup that fails or is interrupted never looks finished.
  *
  * Order: the database first, then the files. A file uploaded meanwhile is in the archive without a row
@@ -59,6 +59,8 @@ export async function writeBackup(config: Config, to: string, opts: { db?: Db; s
     await rm(snapshot, { force: true }); // free its space before the uploads are read
     for await (const rel of walkFiles(config.storage.uploads_dir)) await add(`uploads/${rel}`, join(config.storage.uploads_dir, rel));
     await add("zuliprc", join(config.data_dir, "zuliprc"), 0o600);
+    // the Web Push key pair: without it every browser's subscription is dead after a restore
+    await add("vapid.json", join(config.data_dir, "vapid.json"), 0o600);
     const manifest: Manifest = {
       format: FORMAT,
       format_version: FORMAT_VERSION,

@@ -89,7 +89,7 @@ async function extractVerified(file: string, staging: string): Promise<Manifest>
       const dest = join(staging, rel);
       await mkdir(dirname(dest), { recursive: true });
       const hash = createHash("sha256");
-      const out = createWriteStream(dest, { flags: "wx", mode: rel === DATABASE_FILE || rel === "zuliprc" ? 0o600 : 0o644 });
+      const out = createWriteStream(dest, { flags: "wx", mode: rel === DATABASE_FILE || rel === "zuliprc" || rel === "vapid.json" ? 0o600 : 0o644 });
       await pipeline(entry.stream, hashing(hash), out);
       got.set(rel, { size: out.bytesWritten, sha256: hash.digest("hex") });
     });

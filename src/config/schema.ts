@@ -33,6 +33,8 @@ export const ConfigSchema = t.Object(
       max_stream_name_length: t.Integer({ minimum: 1, default: 60 }),
       max_stream_description_length: t.Integer({ minimum: 1, default: 1024 }),
       max_file_upload_size_mib: t.Integer({ minimum: 0, default: 25 }),
+      // invitation emails an organization may send in 24 hours (Zulip's max_invites); 0 turns the limit off
+      max_invites_per_day: t.Integer({ minimum: 0, default: 100 }),
     }),
     rate_limit: section({
       // 0 turns a limit off
@@ -52,7 +54,13 @@ export const ConfigSchema = t.Object(
       // text: one readable line per entry; json: one JSON object per line
       format: t.Union([t.Literal("text"), t.Literal("json")], { default: "text" }),
     }),
-    push: section({ relay_url: t.String({ default: "" }) }),
+    push: section({
+      relay_url: t.String({ default: "" }),
+      // Web Push to http endpoints and loopback/private addresses: for tests and LAN experiments only
+      allow_insecure_web_push: t.Boolean({ default: false }),
+      // Web Push without message text ("New message"), whatever the organization allows (Zulip's PUSH_NOTIFICATION_REDACT_CONTENT)
+      redact_content: t.Boolean({ default: false }),
+    }),
     // automatic backups by the timer loop; off while dir is empty
     backup: section({
       dir: t.String({ default: "" }),
@@ -66,6 +74,15 @@ export const ConfigSchema = t.Object(
       host: t.String({ default: "127.0.0.1" }),
       port: t.Integer({ minimum: 0, maximum: 65535, default: 0 }),
       token: t.String({ default: "" }),
+    }),
+    // incoming webhooks (/api/v1/external/<integration>) and outgoing-webhook bots
+    webhooks: section({
+      // the largest payload a tool may post (real ones stay far below; Zulip allows 25 MiB behind nginx)
+      max_payload_kib: t.Integer({ minimum: 1, maximum: 5120, default: 5120 }),
+      // outgoing webhooks to loopback, private and link-local addresses (tests and self-hosted bots on the LAN)
+      allow_private_outgoing: t.Boolean({ default: false }),
+      // how long an outgoing webhook's server may take to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS)
+      outgoing_timeout_seconds: t.Number({ exclusiveMinimum: 0, maximum: 60, default: 10 }),
     }),
     email: section({
       smtp_url: t.String({ default: "" }),

@@ -52,6 +52,9 @@ export function checkRate(limiter: RateLimiter, key: string, headers: Headers): 
   }
 }
 
+/** Counts a request against the user's limit (routes that authenticate on their own, as webhooks do). */
+export const limitUser = (app: App, userId: number, headers: Headers) => checkRate(limiters(app).user, `user:${userId}`, headers);
+
 /**
  * The toolkit every route file uses: `args` (the request's Zulip parameters) and the `auth` macro,
  * whose resolve adds `me`, the authenticated user.

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { App } from "../app";
 import { botApiKey, createBot, deactivateBot, listOwnBots, regenerateBotApiKey, updateBot } from "../actions/bots";
+import { listBotWebhookRequests } from "../actions/webhooks";
 import { pathInt } from "../http/params";
 import { zulip } from "../http/plugin";
 import { Role } from "./users";
@@ -12,8 +13,12 @@ const BotCreateArgs = t.Object({
   default_sending_stream: t.Optional(t.String()),
   default_events_register_stream: t.Optional(t.String()),
   default_all_public_streams: t.Optional(t.Boolean()),
+  payload_url: t.Optional(t.String()),
+  interface_type: t.Optional(t.Integer()),
 });
 const BotUpdateArgs = t.Object({
+  service_payload_url: t.Optional(t.String()),
+  service_interface: t.Optional(t.Integer()),
   full_name: t.Optional(t.String()),
   role: t.Optional(Role),
   bot_owner_id: t.Optional(t.Integer()),
@@ -22,10 +27,22 @@ const BotUpdateArgs = t.Object({
   default_all_public_streams: t.Optional(t.Boolean()),
 });
 
+/** Zulip's clients send payload_url JSON-encoded ("\"https://…\""); a bare URL is taken as it is. */
+function jsonString(raw: string): string {
+  try {
+    const v = JSON.parse(raw);
+    return typeof v === "string" ? v : raw;
+  } catch {
+    return raw;
+  }
+}
+
 export const botRoutes = (app: App) =>
   new Elysia()
     .use(zulip(app))
     .get("/bots", async ({ args, me }) => args.success({ bots: await listOwnBots(app, me) }), { auth: true })
+    // Parley's own: what the bot's incoming webhook last received, for the integrations page
+    .get("/bots/:bot_id/webhook_requests", async ({ args, me, params }) => args.success({ requests: await listBotWebhookRequests(app, me, pathInt(params.bot_id, "bot_id")) }), { auth: true })
     .post(
       "/bots",
       async ({ args, me }) => {
@@ -37,6 +54,8 @@ export const botRoutes = (app: App) =>
           defaultSendingStream: p.default_sending_stream,
           defaultEventsRegisterStream: p.default_events_register_stream,
           defaultAllPublicStreams: p.default_all_public_streams,
+          payloadUrl: p.payload_url === undefined ? undefined : jsonString(p.payload_url),
+          interfaceType: p.interface_type,
         });
         return args.success(bot);
       },
@@ -50,6 +69,8 @@ export const botRoutes = (app: App) =>
           fullName: p.full_name,
           role: p.role,
           botOwnerId: p.bot_owner_id,
+          servicePayloadUrl: p.service_payload_url === undefined ? undefined : jsonString(p.service_payload_url),
+          serviceInterface: p.service_interface,
           defaultSendingStream: p.default_sending_stream,
           defaultEventsRegisterStream: p.default_events_register_stream,
           defaultAllPublicStreams: p.default_all_public_streams,

@@ -35,14 +35,16 @@ import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
 import { serverPageRoutes } from "./server-page";
 import { defaultStreamGroupRoutes } from "./default-stream-groups";
+import { webhookRoutes } from "./webhooks";
 import { profileImageRoutes } from "./profile-images";
+import { webPushRoutes } from "./web-push";
 
 /**
  * Every API area, mounted twice from this one list: under /api/v1 (API keys, what every Zulip client
  * calls) and under /json (the web app's session cookie with its CSRF token, as Zulip's own web app calls).
  */
 export function apiRoutes(app: App) {
-  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json"));
+  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json")).use(webhookRoutes(app));
 }
 
 function areas(app: App, prefix: string): AnyElysia {
@@ -82,5 +84,6 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(scheduledMessageRoutes(app))
     .use(serverPageRoutes(app))
     .use(defaultStreamGroupRoutes(app))
-    .use(profileImageRoutes(app));
+    .use(profileImageRoutes(app))
+    .use(webPushRoutes(app));
 }

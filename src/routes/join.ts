@@ -1,12 +1,13 @@
 import { Elysia } from "elysia";
 import type { App } from "../app";
-import { InviteLinkError, redeemInvite, usableInvite } from "../actions/join";
+import { describeInvite, InviteLinkError, redeemInvite } from "../actions/join";
 import { logIn, SESSION_SECONDS } from "../actions/sessions";
 import { ZulipError } from "../errors";
 import { CSRF_COOKIE, SESSION_COOKIE } from "../http/auth";
 import { cookie, secureCookies } from "../http/cookies";
 import { clientOf } from "../http/client-address";
 import { realmOf } from "../app";
+import type { InviteRow } from "../store/invites";
 
 /**
  * Redeeming an invitation link, outside /api/v1: GET /join/{key}/ serves a small sign-up page,
@@ -26,7 +27,8 @@ const HEADERS = {
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:4rem auto;padding:0 1rem;color:#222}
 label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;box-sizing:border-box}
-button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}`;
+button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}.note{margin:.2rem 0;font-size:.9em;color:#555}
+input[readonly]{background:#eee}`;
 
 function page(title: string, body: string, status = 200): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -34,16 +36,21 @@ function page(title: string, body: string, status = 200): Response {
   return new Response(html, { status, headers: HEADERS });
 }
 
-function signUpPage(app: App, key: string, form: { email?: string; full_name?: string } = {}, error?: string, status = 200): Response {
+/** The sign-up form; an emailed invitation's address is shown fixed (the server ignores any other). */
+function signUpPage(app: App, found: Found, form: { email?: string; full_name?: string } = {}, error?: string, status = 200): Response {
   const realm = realmOf(app);
+  const { invite, inviter } = found;
+  const fixed = invite.is_multiuse ? null : invite.email!;
+  const email = fixed ?? form.email ?? "";
   return page(
     `Join ${realm.name}`,
-    `<p>You have been invited to join <strong>${escape(realm.name)}</strong>.</p>
+    `<p>${inviter ? `${escape(inviter)} invited you` : "You have been invited"} to join <strong>${escape(realm.name)}</strong>.</p>
 ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
-<form method="post" action="/join/${escape(key)}/">
-<label for="email">Email</label><input id="email" name="email" type="email" required value="${escape(form.email ?? "")}">
-<label for="full_name">Full name</label><input id="full_name" name="full_name" required value="${escape(form.full_name ?? "")}">
-<label for="password">Password</label><input id="password" name="password" type="password" required>
+<form method="post" action="/join/${escape(invite.key)}/">
+<label for="email">Email</label><input id="email" name="email" type="email" required value="${escape(email)}"${fixed ? ' readonly aria-describedby="email-note"' : ""}>
+${fixed ? '<p id="email-note" class="note">Your account uses the address this invitation was sent to.</p>' : ""}
+<label for="full_name">Full name</label><input id="full_name" name="full_name" required autocomplete="name" value="${escape(form.full_name ?? "")}">
+<label for="password">Password</label><input id="password" name="password" type="password" required autocomplete="new-password">
 <button type="submit">Sign up</button>
 </form>`,
     status,
@@ -59,28 +66,38 @@ export const joinRoutes = (app: App) =>
     .post("/join/:key", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server), clientOf(app, request, server).address))
     .post("/join/:key/", ({ params, body, request, server }) => join(app, params.key, body, secureCookies(app, request, server), clientOf(app, request, server).address));
 
-async function showJoin(app: App, key: string): Promise<Response> {
+type Found = { invite: InviteRow; inviter: string | null };
+
+/** The invitation behind a link, or the page saying why it cannot be used. */
+async function inviteOrPage(app: App, key: string): Promise<Found | Response> {
   try {
-    await usableInvite(app, key);
+    return await describeInvite(app, key);
   } catch (e) {
     if (e instanceof InviteLinkError) return linkErrorPage(e);
     throw e;
   }
-  return signUpPage(app, key);
+}
+
+async function showJoin(app: App, key: string): Promise<Response> {
+  const invite = await inviteOrPage(app, key);
+  return invite instanceof Response ? invite : signUpPage(app, invite);
 }
 
 async function join(app: App, key: string, body: unknown, secure: boolean, address: string): Promise<Response> {
   const raw = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   const field = (name: string) => (typeof raw[name] === "string" ? (raw[name] as string) : "");
   const form = { email: field("email").trim(), full_name: field("full_name"), password: field("password") };
+  let created;
   try {
-    await redeemInvite(app, key, { email: form.email, fullName: form.full_name, password: form.password });
+    created = await redeemInvite(app, key, { email: form.email, fullName: form.full_name, password: form.password });
   } catch (e) {
     if (e instanceof InviteLinkError) return linkErrorPage(e);
-    if (e instanceof ZulipError) return signUpPage(app, key, form, e.message, 400);
-    throw e;
+    if (!(e instanceof ZulipError)) throw e;
+    // the form again, with the reason (and the invitation as it stands now)
+    const found = await inviteOrPage(app, key);
+    return found instanceof Response ? found : signUpPage(app, found, form, e.message, 400);
   }
-  const session = await logIn(app, form.email, form.password, address);
+  const session = await logIn(app, created.email, form.password, address);
   const headers = new Headers({ location: "/", "cache-control": "no-store" });
   headers.append("set-cookie", cookie(SESSION_COOKIE, session.token, SESSION_SECONDS, { httpOnly: true, secure }));
   headers.append("set-cookie", cookie(CSRF_COOKIE, session.csrf, SESSION_SECONDS, { httpOnly: false, secure }));

@@ -45,6 +45,9 @@ export const webRoutes = (app: App) =>
       if (await sessionUser(app, request)) return redirect("/");
       return (await assets()).loginPage({ realmName: app.realm?.name ?? "Parley", error: null });
     })
+    // the installable app: its service worker at the root (its scope is the whole app) and its manifest
+    .get("/sw.js", async () => (await assets()).serviceWorker())
+    .get("/manifest.webmanifest", async () => (await assets()).manifest(app.realm?.name ?? "Parley"))
     .get("/static/:name", async ({ params, request, set }) => {
       const res = (await assets()).file(params.name, request.headers.get("accept-encoding"));
       if (res) return res;

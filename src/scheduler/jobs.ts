@@ -10,6 +10,8 @@ import { markIdlePresenceOffline } from "../actions/presence";
 import { syncFullMembers } from "../actions/user-updates";
 import { raiseUnreadFloorsWhenQuiet } from "../actions/messages/unread-floors";
 import { backUpWhenDue } from "../actions/backups";
+import { deliverDueWebPushes } from "../notify/webpush/deliver";
+import { deliverOutgoingWebhooks } from "../actions/outgoing-webhooks";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -22,6 +24,10 @@ export function defaultJobs(): Job[] {
   return [
     // "at the timestamp, within a second": the loop ticks every 250 ms
     job("deliver-scheduled-messages", 500, deliverDueScheduledMessages),
+    // the Web Push outbox (src/notify/webpush/deliver.ts): due pushes, retries with back-off
+    job("deliver-web-pushes", SECOND, deliverDueWebPushes),
+    // messages to outgoing-webhook bots, POSTed off the send path (bounded retries with back-off)
+    job("deliver-outgoing-webhooks", SECOND, deliverOutgoingWebhooks),
     // unread floors follow each user's newest rows once sends are quiet (actions/messages/unread-floors.ts)
     job("raise-unread-floors", SECOND, raiseUnreadFloorsWhenQuiet),
     // idle event queues (Zulip runs this every minute)

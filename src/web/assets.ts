@@ -5,6 +5,7 @@
  */
 import { gzipSync } from "node:zlib";
 import { escapeHtml } from "../domain/highlight";
+import { webManifest } from "./manifest";
 import type { WebBuild } from "./types";
 
 export const SECURITY_HEADERS = {
@@ -26,6 +27,10 @@ export interface WebAssets {
   /** a hashed file under /static/, or null */
   file(name: string, acceptEncoding: string | null): Response | null;
   appPage(): Response;
+  /** /sw.js: never cached by HTTP, so a new build's worker is found on the next visit */
+  serviceWorker(): Response;
+  /** /manifest.webmanifest, named after the organization */
+  manifest(realmName: string): Response;
   /** `error`: what the page says above the form (a failed or throttled login), or null */
   /** `notice`: a line that is not an error (why the person is here, e.g. their session ended) */
   loginPage(opts: { realmName: string; error: string | null; notice?: string | null }): Response;
@@ -38,7 +43,7 @@ export function webAssets(build: WebBuild): WebAssets {
   if (known) return known;
   const files = new Map<string, Prepared>();
   for (const f of build.files) {
-    const raw = new TextEncoder().encode(f.body) as Uint8Array<ArrayBuffer>;
+    const raw = (f.base64 ? new Uint8Array(Buffer.from(f.body, "base64")) : new TextEncoder().encode(f.body)) as Uint8Array<ArrayBuffer>;
     files.set(f.name, { type: f.type, raw, gzip: new Uint8Array(gzipSync(raw, { level: 9 })) });
   }
   const page = (html: string) =>
@@ -53,6 +58,14 @@ export function webAssets(build: WebBuild): WebAssets {
       return new Response(gzip ? f.gzip : f.raw, { headers });
     },
     appPage: () => page(build.appHtml),
+    serviceWorker: () =>
+      new Response(build.serviceWorker, {
+        headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache", "service-worker-allowed": "/", ...SECURITY_HEADERS },
+      }),
+    manifest: (realmName) =>
+      new Response(JSON.stringify(webManifest(realmName, build.icons)), {
+        headers: { "content-type": "application/manifest+json; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS },
+      }),
     loginPage: ({ realmName, error, notice }) =>
       page(
         build.loginHtml

@@ -5,18 +5,28 @@
  */
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
-import type { WebBuild, WebFile } from "./types";
+import { THEME_COLOR } from "./manifest";
+import type { ManifestIcon, WebBuild, WebFile } from "./types";
 
 const APP = resolve(import.meta.dir, "../../assets/app");
+const IMAGES = resolve(import.meta.dir, "../../assets/images");
+
+/** The installable app's icons (made from the favicon by build/make-icons.ts). */
+const ICONS = [
+  { file: "icon-192.png", sizes: "192x192" },
+  { file: "icon-512.png", sizes: "512x512" },
+  { file: "icon-maskable-512.png", sizes: "512x512", purpose: "maskable" },
+];
 
 const TYPES: Record<string, string> = {
   js: "text/javascript; charset=utf-8",
   css: "text/css; charset=utf-8",
   svg: "image/svg+xml",
+  png: "image/png",
 };
 
 const typeOf = (name: string) => TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream";
-const hashOf = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 10);
+const hashOf = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex").slice(0, 10);
 
 export async function bundleWebApp(): Promise<WebBuild> {
   const result = await Bun.build({
@@ -45,15 +55,48 @@ export async function bundleWebApp(): Promise<WebBuild> {
   const favicon = await Bun.file(join(APP, "images/favicon.svg")).text();
   const faviconName = `favicon-${hashOf(favicon)}.svg`;
   files.push({ name: faviconName, type: typeOf(faviconName), body: favicon });
+  const icons: ManifestIcon[] = [];
+  for (const icon of ICONS) {
+    const bytes = await Bun.file(join(IMAGES, icon.file)).bytes();
+    const name = icon.file.replace(/\.png$/, `-${hashOf(bytes)}.png`);
+    files.push({ name, type: typeOf(name), body: Buffer.from(bytes).toString("base64"), base64: true });
+    icons.push({ src: `/static/${name}`, sizes: icon.sizes, type: "image/png", ...(icon.purpose ? { purpose: icon.purpose } : {}) });
+  }
   const page = async (template: string, entry: string) => {
     const e = entries[entry]!;
     if (!e.js) throw new Error(`the web app's ${entry} bundle has no script`);
     const head = [
       `<link rel="icon" href="/static/${faviconName}" type="image/svg+xml">`,
+      `<link rel="manifest" href="/manifest.webmanifest">`,
+      `<link rel="apple-touch-icon" href="${icons[0]!.src}">`,
+      `<meta name="theme-color" content="${THEME_COLOR}">`,
       ...e.css.map((c) => `<link rel="stylesheet" href="/static/${c}">`),
       `<script type="module" src="/static/${e.js}"></script>`,
     ].join("\n  ");
     return (await Bun.file(join(APP, template)).text()).replace("<!--head-->", head);
   };
-  return { files, appHtml: await page("index.html", "main"), loginHtml: await page("login.html", "login") };
+  const appHtml = await page("index.html", "main");
+  return { files, appHtml, loginHtml: await page("login.html", "login"), serviceWorker: await bundleServiceWorker(files, appHtml, icons[0]!.src), icons };
+}
+
+/**
+ * /sw.js, one classic script: the shell it caches (the page and every hashed file of this build) and a
+ * version that changes with them, so a new build replaces the old cache.
+ */
+async function bundleServiceWorker(files: WebFile[], appHtml: string, icon: string): Promise<string> {
+  const shell = ["/", ...files.map((f) => `/static/${f.name}`)];
+  const result = await Bun.build({
+    entrypoints: [join(APP, "sw.ts")],
+    target: "browser",
+    format: "iife",
+    minify: true,
+    sourcemap: "none",
+    define: {
+      __PARLEY_SHELL__: JSON.stringify(shell),
+      __PARLEY_VERSION__: JSON.stringify(hashOf(shell.join("\n") + appHtml)),
+      __PARLEY_ICON__: JSON.stringify(icon),
+    },
+  });
+  if (!result.success) throw new AggregateError(result.logs, "the service worker did not bundle");
+  return result.outputs[0]!.text();
 }

@@ -1,8 +1,17 @@
-/** The bundled web app: its hashed files (served under /static/) and the two pages that link them. */
+/** The bundled web app: its hashed files (served under /static/), the two pages that link them, and the service worker. */
 export interface WebFile {
   name: string;
   type: string;
+  /** the text, or for a binary file (an icon) its bytes in base64 */
   body: string;
+  base64?: boolean;
+}
+
+export interface ManifestIcon {
+  src: string;
+  sizes: string;
+  type: string;
+  purpose?: string;
 }
 
 export interface WebBuild {
@@ -11,4 +20,8 @@ export interface WebBuild {
   appHtml: string;
   /** the login page; `<!--login-error-->`, `<!--realm-name-->` and `<!--next-->` are filled per request */
   loginHtml: string;
+  /** /sw.js: the service worker, with this build's shell (the files it caches) built in */
+  serviceWorker: string;
+  /** the web app manifest's icons (under /static/) */
+  icons: ManifestIcon[];
 }

@@ -34,10 +34,11 @@ describe("POST /bots", () => {
     expect(events.of("othello").some((e) => e.type === "realm_bot")).toBe(false);
   });
 
-  test("incoming webhook bots are type 2; other types are refused", async () => {
+  test("incoming webhook bots are type 2; outgoing ones (3) need a payload_url; other types are refused", async () => {
     const bot = (await s.users.hamlet.client.post("/bots", { full_name: "Hook", short_name: "hook", bot_type: 2 })).success();
     expect((await row(bot.user_id)).bot_type).toBe(2);
-    (await s.users.hamlet.client.post("/bots", { full_name: "Outgoing", short_name: "out", bot_type: 3 })).error("Invalid bot type");
+    (await s.users.hamlet.client.post("/bots", { full_name: "Outgoing", short_name: "out", bot_type: 3 })).error("payload_url is not a URL");
+    (await s.users.hamlet.client.post("/bots", { full_name: "Embedded", short_name: "emb", bot_type: 4 })).error("Invalid bot type");
     (await s.users.hamlet.client.post("/bots", { full_name: "Weird", short_name: "weird", bot_type: 9 })).error("Invalid bot type");
   });
 

@@ -156,6 +156,87 @@ describe("the /json routes the web app calls", () => {
   });
 });
 
+describe("a new password ends the other sessions", () => {
+  test("changed from one page, the person's other sessions get 401 (a Session challenge) and this one goes on", async () => {
+    const here = await session();
+    const elsewhere = await session();
+    const change = await req("/json/settings", {
+      method: "PATCH",
+      headers: { cookie: here.cookie, "x-csrftoken": here.csrf, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ old_password: "hamlet-pass", new_password: "to be or not" }),
+    });
+    expect(change.status).toBe(200);
+    const other = await req("/json/users/me", { headers: { cookie: elsewhere.cookie } });
+    expect([other.status, other.headers.get("www-authenticate")]).toEqual([401, 'Session realm="zulip"']);
+    expect((await req("/json/users/me", { headers: { cookie: here.cookie } })).status).toBe(200);
+    const left = await s.app.db.all<{ token: string }>("SELECT token FROM sessions WHERE user_id = ?", [s.users.hamlet.id]);
+    expect(left.map((r) => r.token)).toEqual([/parley_session=([^;]+)/.exec(here.cookie)![1]!]);
+    // through the API (no session), every session ends
+    (await s.users.hamlet.client.patch("/settings", { old_password: "to be or not", new_password: "hamlet-pass" })).success();
+    expect((await req("/json/users/me", { headers: { cookie: here.cookie } })).status).toBe(401);
+  }, 30_000); // four password hashes and checks
+});
+
+describe("the installable app", () => {
+  test("both pages link the manifest, a touch icon and the theme colour", async () => {
+    const { cookie } = await session();
+    for (const html of [await (await req("/")).text(), await (await req("/", { headers: { cookie } })).text()]) {
+      expect(html).toContain('<link rel="manifest" href="/manifest.webmanifest">');
+      expect(html).toMatch(/<link rel="apple-touch-icon" href="\/static\/icon-192-[0-9a-f]{10}\.png">/);
+      expect(html).toContain('<meta name="theme-color" content="#4f6fdc">');
+    }
+  });
+
+  test("the manifest is named after the organization, opens standalone at the app, and its icons are PNGs of the sizes it says", async () => {
+    const res = await req("/manifest.webmanifest");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/manifest+json; charset=utf-8");
+    const m = await res.json();
+    expect(m).toMatchObject({ name: "Zulip Dev", short_name: "Zulip Dev", start_url: "/", scope: "/", display: "standalone", theme_color: "#4f6fdc", background_color: "#ffffff" });
+    expect(m.icons.map((i: any) => [i.sizes, i.purpose ?? "any"])).toEqual([
+      ["192x192", "any"],
+      ["512x512", "any"],
+      ["512x512", "maskable"],
+    ]);
+    for (const icon of m.icons) {
+      const file = await req(icon.src);
+      expect(file.headers.get("content-type")).toBe("image/png");
+      expect(file.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      const bytes = Buffer.from(await file.arrayBuffer());
+      // PNG signature, then the IHDR's width and height
+      expect(bytes.subarray(1, 4).toString()).toBe("PNG");
+      const [w, h] = icon.sizes.split("x").map(Number);
+      expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([w, h]);
+    }
+  });
+
+  test("a long organization name gives the launcher a short name", async () => {
+    const before = s.app.realm!.name;
+    s.app.realm!.name = "The Very Long Organization Name";
+    try {
+      expect(await (await req("/manifest.webmanifest")).json()).toMatchObject({ name: "The Very Long Organization Name", short_name: "Parley" });
+    } finally {
+      s.app.realm!.name = before;
+    }
+  });
+
+  test("/sw.js is a script at the root, never cached by HTTP, that caches this build's page and hashed files", async () => {
+    const res = await req("/sw.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("service-worker-allowed")).toBe("/");
+    const body = await res.text();
+    const { cookie } = await session();
+    const html = await (await req("/", { headers: { cookie } })).text();
+    // the shell: the page and every file the page links
+    expect(body).toContain('"/"');
+    for (const f of linked(html)) expect(body).toContain(`"/static/${f}"`);
+    // a classic script (no import/export): registered without { type: "module" }
+    expect(body).not.toMatch(/^\s*(import|export)\s/m);
+  });
+});
+
 describe("POST /json/fetch_api_key (the web app's API key, as Zulip's json_fetch_api_key)", () => {
   const post = (cookie: string, csrf: string, body: Record<string, string>) =>
     req("/json/fetch_api_key", { method: "POST", headers: { cookie, "X-CSRFToken": csrf, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
@@ -186,25 +267,4 @@ describe("POST /json/fetch_api_key (the web app's API key, as Zulip's json_fetch
     expect(forged.status).toBe(403);
     expect((await forged.json()).api_key).toBeUndefined();
   });
-});
-
-describe("a new password ends the other sessions", () => {
-  test("changed from one page, the person's other sessions get 401 (a Session challenge) and this one goes on", async () => {
-    const here = await session();
-    const elsewhere = await session();
-    const change = await req("/json/settings", {
-      method: "PATCH",
-      headers: { cookie: here.cookie, "x-csrftoken": here.csrf, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ old_password: "hamlet-pass", new_password: "to be or not" }),
-    });
-    expect(change.status).toBe(200);
-    const other = await req("/json/users/me", { headers: { cookie: elsewhere.cookie } });
-    expect([other.status, other.headers.get("www-authenticate")]).toEqual([401, 'Session realm="zulip"']);
-    expect((await req("/json/users/me", { headers: { cookie: here.cookie } })).status).toBe(200);
-    const left = await s.app.db.all<{ token: string }>("SELECT token FROM sessions WHERE user_id = ?", [s.users.hamlet.id]);
-    expect(left.map((r) => r.token)).toEqual([/parley_session=([^;]+)/.exec(here.cookie)![1]!]);
-    // through the API (no session), every session ends
-    (await s.users.hamlet.client.patch("/settings", { old_password: "to be or not", new_password: "hamlet-pass" })).success();
-    expect((await req("/json/users/me", { headers: { cookie: here.cookie } })).status).toBe(401);
-  }, 30_000); // four password hashes and checks
 });

@@ -18,7 +18,7 @@ const quick = process.argv.includes("--quick");
 // --exe measures build/parley, --exe=PATH another executable (to compare two builds)
 const exeArg = process.argv.find((a) => a === "--exe" || a.startsWith("--exe="));
 const useExe = exeArg !== undefined;
-// --only=send,register runs just those scenarios (names: baselines send event held fetch search register presence web)
+// --only=send,register runs just those scenarios (names: baselines send webhook event held fetch search register presence web)
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const wants = (name: string) => !only || only.includes(name);
 const SECONDS = quick ? 2000 : 5000;
@@ -199,6 +199,29 @@ async function main() {
   });
   if (results.send_20_subscribers) log(`send: ${results.send_20_subscribers.per_second} msg/s p99 ${results.send_20_subscribers.p99_ms} ms`);
 
+  // incoming webhooks into the same channel, the key in the URL as tools send it (issue 24: ≥ 0.8× the
+  // send rate): a Slack-format post of the send scenario's own text (like for like), then a GitHub push
+  // of two commits (its message, a list of links, costs more to render than the send's line)
+  if (wants("webhook")) {
+    const hook = await api(ownerAuth, "POST", "/bots", { full_name: "Bench Hook", short_name: "benchhook", bot_type: 2 });
+    results.webhook_same_text = await throughput({
+      kind: "http",
+      base,
+      concurrency: 32,
+      durationMs: SECONDS,
+      requests: [{ method: "POST", path: `/api/v1/external/slack_incoming?api_key=${hook.api_key}&stream=${benchId}&topic=load`, headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "Hello @**Bench User 3**, how is it going? :smile:" }) }],
+    });
+    log(`webhook (send's text): ${results.webhook_same_text.per_second} req/s p99 ${results.webhook_same_text.p99_ms} ms`);
+    results.webhook_github_push = await throughput({
+      kind: "http",
+      base,
+      concurrency: 32,
+      durationMs: SECONDS,
+      requests: [{ method: "POST", path: `/api/v1/external/github?api_key=${hook.api_key}&stream=${benchId}`, headers: { "content-type": "application/json", "x-github-event": "push" }, body: JSON.stringify(githubPush()) }],
+    });
+    log(`webhook: ${results.webhook_github_push.per_second} req/s p99 ${results.webhook_github_push.p99_ms} ms`);
+  }
+
   // send → the recipient's pending GET /events, with 1,000 queues connected
   if (wants("event")) results.send_to_event = await load({
     kind: "events-latency",
@@ -302,6 +325,12 @@ async function fetchAndSearch(config: ReturnType<typeof loadConfig>, users: { id
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+/** A GitHub push of two commits, shaped as GitHub documents it. */
+function githubPush() {
+  const commit = (i: number) => ({ id: `${i}f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6`, message: `Fix the flaky test ${i}\n\nDetails.`, url: `https://github.com/bench/app/commit/${i}f0e1d2`, author: { name: "Bench User", email: "b@bench.test", username: "bench" } });
+  return { ref: "refs/heads/main", before: "a".repeat(40), after: "b".repeat(40), created: false, deleted: false, forced: false, compare: "https://github.com/bench/app/compare/aaaa...bbbb", commits: [commit(1), commit(2)], repository: { name: "app", full_name: "bench/app", html_url: "https://github.com/bench/app" }, sender: { login: "bench", html_url: "https://github.com/bench" } };
+}
 const WEB_PASSWORD = "bench-web-password";
 /** With --repeat: ", median of N (min-max)". */
 const spread = (r: any) => (r?.runs?.length > 1 ? `, median of ${r.runs.length} (${Math.min(...r.runs)}-${Math.max(...r.runs)})` : "");
@@ -316,6 +345,8 @@ function table() {
     ["baseline: Bun.serve hello, 32 conns", `${hello?.per_second} req/s`, "", `p99 ${hello?.p99_ms} ms`, ""],
     ["baseline: Elysia + 1 libSQL insert", `${insert?.per_second} req/s`, "", `p99 ${insert?.p99_ms} ms`, ""],
     ["send, 20-subscriber channel, 32 senders", `${r.send_20_subscribers?.per_second} msg/s, p99 ${r.send_20_subscribers?.p99_ms} ms`, "≥ 8,000 msg/s, p99 < 20 ms", `errors ${r.send_20_subscribers?.errors}${spread(r.send_20_subscribers)}`, insert ? `${times(r.send_20_subscribers?.per_second, insert.per_second)} Elysia + insert` : ""],
+    ["webhook: the send's text (Slack format), 32 conns", `${r.webhook_same_text?.per_second} req/s, p99 ${r.webhook_same_text?.p99_ms} ms`, "≥ 0.8× send", `errors ${r.webhook_same_text?.errors}${spread(r.webhook_same_text)}`, r.send_20_subscribers ? `${times(r.webhook_same_text?.per_second, r.send_20_subscribers.per_second)} send` : ""],
+    ["webhook: GitHub push into the same channel, 32 conns", `${r.webhook_github_push?.per_second} req/s, p99 ${r.webhook_github_push?.p99_ms} ms`, "", `errors ${r.webhook_github_push?.errors}${spread(r.webhook_github_push)}`, r.send_20_subscribers ? `${times(r.webhook_github_push?.per_second, r.send_20_subscribers.per_second)} send` : ""],
     ["send → pending GET /events (1,000 queues)", `p50 ${r.send_to_event?.p50_ms} ms, p99 ${r.send_to_event?.p99_ms} ms`, "p50 < 2 ms, p99 < 10 ms", `${r.send_to_event?.count} samples`, floor],
     ["held GET /events", `${r.held_polls?.held} held, ${r.held_polls?.kib_each_above_idle} KiB each, RSS ${r.held_polls?.rss_mib} MiB`, "10,000, ≤ 20 KiB each, < 260 MB", "", ""],
     [`GET /messages newest 100 of a topic (${MESSAGES.toLocaleString()} stored)`, `p50 ${r.fetch_topic_newest_100?.p50_ms} ms`, "p50 < 3 ms", `p99 ${r.fetch_topic_newest_100?.p99_ms} ms`, floor],

@@ -219,7 +219,7 @@ describe("the web app's accessibility", () => {
     (await hamlet.post("/users/me/alert_words", { alert_words: JSON.stringify(["Yorick"]) })).success();
     (await hamlet.post("/saved_snippets", { title: "Greeting", content: "Good morrow." })).success();
     (await hamlet.post("/user_topics", { stream_id: general, topic: "plans", visibility_policy: 3 })).success();
-    const sections = ["profile", "account-and-privacy", "preferences", "notifications", "status", "muted-users", "topics", "alert-words", "saved-snippets"];
+    const sections = ["profile", "account-and-privacy", "preferences", "notifications", "status", "muted-users", "topics", "alert-words", "saved-snippets", "integrations"];
     for (const dark of [false, true]) {
       const page = await open({ dark });
       await logIn(page, "/#settings/profile");
@@ -307,4 +307,35 @@ describe("the web app's accessibility", () => {
     await page.locator("#right-sidebar .person-row").first().waitFor({ state: "visible" });
     await expectAccessible(page, "phone people drawer");
   }, 20_000);
+  test("a channel's settings, user groups, people, bots and a profile card, light, dark and at phone width, have none", async () => {
+    // an administrator sees every control of these screens
+    (await s.users.desdemona.client.patch(`/users/${s.users.hamlet.id}`, { role: 200 })).success();
+    (await s.users.hamlet.client.post("/bots", { full_name: "Reader Bot", short_name: "reader" })).success();
+    (await s.users.hamlet.client.post("/user_groups/create", { name: "Readers", description: "Who reads", members: [s.users.hamlet.id, s.users.othello.id] })).success();
+    const group = ((await s.users.hamlet.client.get("/user_groups")).success().user_groups as { id: number; name: string }[]).find((g) => g.name === "Readers")!.id;
+    const screens: [string, string, string][] = [
+      ["channel settings", `/#channels/${general}/general/general`, "Channel name"],
+      ["channel personal settings", `/#channels/${general}/general/personal`, "Mute channel"],
+      ["channel subscribers", `/#channels/${general}/general/subscribers`, "Filter subscribers"],
+      ["user groups", "/#groups/all", "Filter groups"],
+      ["a user group's members", `/#groups/${group}/Readers/members`, "Add members"],
+      ["a user group's permissions", `/#groups/${group}/Readers/permissions`, "Who can join this group"],
+      ["users", "/#organization/user-list-admin", "Search people"],
+      ["deactivated users", "/#organization/deactivated-users-admin", "Search people"],
+      ["bots", "/#settings/your-bots", "Bot type"],
+    ];
+    for (const [dark, width] of [[false, 1280], [true, 1280], [false, 390]] as const) {
+      const page = await open({ dark, width, height: 844 });
+      await logIn(page, screens[0]![1]);
+      for (const [where, path, label] of screens) {
+        await page.goto(base + path);
+        await page.getByLabel(label).first().waitFor();
+        await expectAccessible(page, `${dark ? "dark " : ""}${width < 500 ? "phone " : ""}${where}`);
+      }
+      await page.goto(base + "/#organization/user-list-admin");
+      await page.locator(".user-row").getByRole("button", { name: "Profile of Othello, the Moor of Venice" }).click();
+      await page.getByRole("dialog", { name: "Othello, the Moor of Venice" }).waitFor();
+      await expectAccessible(page, `${dark ? "dark " : ""}${width < 500 ? "phone " : ""}profile card`, "[role=dialog]");
+    }
+  }, 90_000);
 });

@@ -41,7 +41,7 @@ describe("archived channels in the browser", () => {
     expect(await card.locator(".browse-channel-tag").textContent()).toBe("Archived");
     expect(await card.getByRole("button").count()).toBe(0);
     // still readable from there
-    expect(await card.getByRole("link", { name: "ramparts" }).count()).toBe(1);
+    expect(await card.getByRole("link", { name: "ramparts", exact: true }).count()).toBe(1);
 
     // an administrator unarchives it from the same tab; the member's sidebar gets it back live
     const iago = await w.open();

@@ -1,5 +1,5 @@
 /**
- * The invitation links already made, in the invite dialog's "Links made" tab: the owner makes two links,
+ * The invitation links already made, in the invite dialog's "Invitations" tab: the owner makes two links,
  * sees both listed (role, maker, expiry), revokes one after confirming; the server's row is revoked, that
  * link shows "Invitation no longer valid" (410) in a fresh browser and the other still signs someone up.
  * A member allowed to invite sees only their own links, is not offered the owner's, and the server
@@ -43,28 +43,32 @@ describe("the invitation links already made", () => {
     const dialog = await openInviteDialog(page);
     // the generator's first field has the focus; the list is a second tab, empty so far
     expect(await page.evaluate(() => document.activeElement?.className)).toBe("invite-role");
-    const listTab = dialog.getByRole("tab", { name: /^Links made/ });
-    const newTab = dialog.getByRole("tab", { name: "New link" });
+    const listTab = dialog.getByRole("tab", { name: /^Invitations/ });
+    const newTab = dialog.getByRole("tab", { name: "By link" });
     expect(await newTab.getAttribute("aria-selected")).toBe("true");
     await listTab.click();
-    await dialog.getByText("No invitation links are active.").waitFor();
-    expect(await listTab.textContent()).toBe("Links made (0)");
+    await dialog.getByText("No invitations are active.").waitFor();
+    expect(await listTab.textContent()).toBe("Invitations (0)");
 
     // a member's link for ten days, then a guest's that never expires: each appears in the list at once
     await newTab.click();
     await dialog.getByRole("button", { name: "Generate invite link" }).click();
     const memberLink = await dialog.locator(".invite-link").inputValue();
-    await eventually(() => listTab.textContent(), "Links made (1)");
+    await eventually(() => listTab.textContent(), "Invitations (1)");
     await dialog.locator(".invite-role").selectOption({ label: "Guest" });
     await dialog.locator(".invite-expires").selectOption({ label: "Never" });
     await dialog.getByRole("button", { name: "Generate invite link" }).click();
     const guestLink = await dialog.locator(".invite-link").inputValue();
     expect(guestLink).not.toBe(memberLink);
-    await eventually(() => listTab.textContent(), "Links made (2)");
+    await eventually(() => listTab.textContent(), "Invitations (2)");
 
-    // by keyboard: the arrow moves to the other tab and shows it
+    // by keyboard: the arrows move between the three tabs, wrapping round, and show the one reached
     await newTab.focus();
     await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("invite-tab-email");
+    await page.keyboard.press("ArrowLeft");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("invite-tab-new");
+    await page.keyboard.press("ArrowLeft");
     expect(await listTab.getAttribute("aria-selected")).toBe("true");
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("invite-tab-list");
     const entries = dialog.locator(".invite-entry");
@@ -96,7 +100,7 @@ describe("the invitation links already made", () => {
     await question.getByRole("button", { name: "Revoke link" }).click();
     await member.waitFor({ state: "detached" });
     expect(await entries.locator(".invite-entry-role").allTextContents()).toEqual(["Guest link"]);
-    expect(await listTab.textContent()).toBe("Links made (1)");
+    expect(await listTab.textContent()).toBe("Invitations (1)");
     expect(await dialog.getByRole("status").last().textContent()).toBe("The member link was revoked.");
     expect({ revoked: (await inviteByKey(memberLink))!.revoked, guest: (await inviteByKey(guestLink))!.revoked }).toEqual({ revoked: 1, guest: 0 });
     expect(await dialog.locator(".dialog-error").count()).toBe(0);
@@ -132,7 +136,7 @@ describe("the invitation links already made", () => {
       const owner = await suite.open();
       await logInOwner(owner.page);
       const ownerDialog = await openInviteDialog(owner.page);
-      await ownerDialog.getByRole("tab", { name: /^Links made/ }).click();
+      await ownerDialog.getByRole("tab", { name: /^Invitations/ }).click();
       const ownerEntries = ownerDialog.locator(".invite-entry");
       await ownerEntries.first().waitFor();
       const ownerCount = await ownerEntries.count();
@@ -141,13 +145,13 @@ describe("the invitation links already made", () => {
       const { page, errors } = await suite.open();
       await suite.logIn(page, "hamlet");
       const dialog = await openInviteDialog(page);
-      const listTab = dialog.getByRole("tab", { name: /^Links made/ });
+      const listTab = dialog.getByRole("tab", { name: /^Invitations/ });
       await listTab.click();
       // none of the owner's links: the member has made none yet
-      await dialog.getByText("No invitation links are active.").waitFor();
-      expect(await dialog.getByText("The invitation links you made that still work.").count()).toBe(1);
+      await dialog.getByText("No invitations are active.").waitFor();
+      expect(await dialog.getByText("The invitations you made that still work.").count()).toBe(1);
 
-      await dialog.getByRole("tab", { name: "New link" }).click();
+      await dialog.getByRole("tab", { name: "By link" }).click();
       await dialog.getByRole("button", { name: "Generate invite link" }).click();
       const mine = await dialog.locator(".invite-link").inputValue();
       await listTab.click();
@@ -181,7 +185,7 @@ describe("the invitation links already made", () => {
     const { page, errors } = await suite.open({ width: 390, height: 780, context: { bypassCSP: true } });
     await logInOwner(page);
     const dialog = await openInviteDialog(page);
-    await dialog.getByRole("tab", { name: /^Links made/ }).click();
+    await dialog.getByRole("tab", { name: /^Invitations/ }).click();
     const entry = dialog.locator(".invite-entry").filter({ hasText: "Moderator link" });
     await entry.getByRole("button", { name: "Revoke" }).click();
     await entry.getByRole("group", { name: "Revoke this link?" }).waitFor();

@@ -2,7 +2,7 @@
  * Bringing someone in from the browser: the owner makes an invitation link from the personal menu, a
  * newcomer signs up with it in a fresh browser, lands in the web app logged in, and the two exchange
  * direct messages live. What each page shows and what the server stored are both checked; a plain
- * member is not offered the entry until the organization lets members invite.
+ * member is offered email invitations by default and links once the organization lets members make them.
  */
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -103,11 +103,11 @@ describe("inviting people from the web app", () => {
     const subscribed = await suite.s.app.db.all<{ stream_id: number }>("SELECT stream_id FROM subscriptions WHERE user_id = ? AND active = 1", [rosalind.id]);
     expect(subscribed.map((x) => x.stream_id)).toEqual([welcome]);
     expect((await suite.s.app.db.get<{ revoked: number }>("SELECT revoked FROM invites WHERE id = ?", [invite.id]))!.revoked).toBe(0);
-    // her page is her own, with the default channel in the sidebar, and she is not offered invitations
+    // her page is her own, with the default channel in the sidebar; as a member she may invite by email (Zulip's default)
     await newcomer.page.locator(".channel-row a", { hasText: "welcome" }).waitFor();
     expect(await newcomer.page.locator(".channel-row a", { hasText: "back office" }).count()).toBe(0);
     await personalMenu(newcomer.page).click();
-    expect(await menuLabels(newcomer.page)).not.toContain("Invite people");
+    expect(await menuLabels(newcomer.page)).toContain("Invite people");
     await newcomer.page.keyboard.press("Escape");
 
     // the owner sees her arrive in the people list, live, and writes to her
@@ -180,42 +180,44 @@ describe("inviting people from the web app", () => {
     expect(errors).toEqual([]);
   }, 30_000);
 
-  test("a plain member is not offered invitations by default, and is as soon as the organization lets members invite", async () => {
+  test("a plain member is offered email invitations by default, links only once the organization lets members make them, and nothing when neither", async () => {
     const { page, errors } = await suite.open();
     await suite.logIn(page, "hamlet");
-    await personalMenu(page).click();
-    expect(await menuLabels(page)).toEqual(["Follow the system's theme", "Light theme", "Dark theme", "Personal settings", "Organization settings", "User groups", "Notification settings", "Change password", "Keyboard shortcuts", "Log out"]);
-    await page.keyboard.press("Escape");
-
-    // the owner lets members invite: the realm event reaches hamlet's open page
     const groups = (await suite.s.users.desdemona.client.get("/user_groups")).success().user_groups as { id: number; name: string }[];
     const members = groups.find((g) => g.name === "role:members")!.id;
     const admins = groups.find((g) => g.name === "role:administrators")!.id;
-    (await suite.s.users.desdemona.client.patch("/realm", { create_multiuse_invite_group: { new: members } } as never)).success();
-    try {
-      await eventually(async () => {
-        await personalMenu(page).click();
-        const labels = await menuLabels(page);
-        await page.keyboard.press("Escape");
-        return labels.includes("Invite people");
-      }, true);
-      await personalMenu(page).click();
-      await page.getByRole("menuitem", { name: "Invite people" }).click();
-      const dialog = page.getByRole("dialog", { name: "Invite people to Zulip Dev" });
-      await dialog.waitFor();
-      // a member may invite members and guests, nothing above
-      expect(await dialog.locator(".invite-role option").allTextContents()).toEqual(["Guest", "Member"]);
-      await page.keyboard.press("Escape");
-    } finally {
-      (await suite.s.users.desdemona.client.patch("/realm", { create_multiuse_invite_group: { new: admins } } as never)).success();
-    }
-    // and back to administrators only
-    await eventually(async () => {
+    const offered = async () => {
       await personalMenu(page).click();
       const labels = await menuLabels(page);
       await page.keyboard.press("Escape");
       return labels.includes("Invite people");
-    }, false);
+    };
+    const tabs = async () => {
+      await personalMenu(page).click();
+      await page.getByRole("menuitem", { name: "Invite people" }).click();
+      const dialog = page.getByRole("dialog", { name: "Invite people to Zulip Dev" });
+      await dialog.waitFor();
+      const names = await dialog.getByRole("tab").allTextContents();
+      const roles = await dialog.locator(".invite-role, .invite-email-role").first().locator("option").allTextContents();
+      await page.keyboard.press("Escape");
+      return { names: names.map((n) => n.replace(/ \(\d+\)$/, "")), roles };
+    };
+    // by default: email invitations only, as a member or guest
+    expect(await offered()).toBe(true);
+    expect(await tabs()).toEqual({ names: ["By email", "Invitations"], roles: ["Guest", "Member"] });
+
+    try {
+      // links too, once the owner lets members make them: the realm event reaches hamlet's open page
+      (await suite.s.users.desdemona.client.patch("/realm", { create_multiuse_invite_group: { new: members } } as never)).success();
+      await eventually(async () => (await tabs()).names.length, 3);
+      expect(await tabs()).toEqual({ names: ["By link", "By email", "Invitations"], roles: ["Guest", "Member"] });
+      // neither: the entry goes away
+      (await suite.s.users.desdemona.client.patch("/realm", { create_multiuse_invite_group: { new: admins }, can_invite_users_group: { new: admins } } as never)).success();
+      await eventually(offered, false);
+    } finally {
+      (await suite.s.users.desdemona.client.patch("/realm", { create_multiuse_invite_group: { new: admins }, can_invite_users_group: { new: members } } as never)).success();
+    }
+    await eventually(offered, true);
     expect(errors).toEqual([]);
   }, 30_000);
 });

@@ -11,7 +11,7 @@ import { makePng } from "../helpers/uploads";
 import { hashPassword } from "../../src/actions/users";
 
 const suite = browserSuite(async (s) => {
-  await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("desdemona-pass"), s.users.desdemona.id]);
+  for (const who of ["desdemona", "cordelia"] as const) await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword(`${who}-pass`), s.users[who].id]);
 });
 
 const storedUser = async (id: number) => (await suite.s.app.db.get<{ full_name: string; avatar_source: string }>("SELECT full_name, avatar_source FROM users WHERE id = ?", [id]))!;
@@ -43,6 +43,8 @@ describe("the settings overlay", () => {
     await page.keyboard.press("Escape");
     await overlay(page).waitFor({ state: "detached" });
     expect(new URL(page.url()).hash).toBe("#recent");
+    // the keyboard goes on from the page beneath, not from nowhere
+    await eventually(() => page.evaluate(() => document.activeElement !== document.body && !!document.activeElement?.closest(".app-shell")), true);
     // a link to a section opens it directly (a reload, a shared link)
     await page.goto(`${suite.base}/#settings/profile`);
     await overlay(page).getByLabel("Name", { exact: true }).waitFor();
@@ -290,5 +292,26 @@ describe("muting, topics, alert words, status and snippets", () => {
     await page.getByRole("button", { name: "Clear status" }).click();
     await eventually(async () => (await status())?.status_text, undefined);
     expect(errors).toEqual([]);
+  }, 30_000);
+});
+
+describe("deactivating one's own account", () => {
+  test("a member confirms, the server deactivates them, and the page lands on the login screen", async () => {
+    const { page } = await suite.open();
+    await page.goto(`${suite.base}/#settings/account-and-privacy`);
+    await page.fill("#login-email", "cordelia@zulip.com");
+    await page.fill("#login-password", "cordelia-pass");
+    await page.click(".login-form button[type=submit]");
+    await page.getByRole("button", { name: "Deactivate your account" }).click();
+    const confirm = page.getByRole("dialog", { name: "Deactivate your account?" });
+    // Cancel changes nothing
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "detached" });
+    const active = async () => !!(await suite.s.app.db.get<{ is_active: number }>("SELECT is_active FROM users WHERE id = ?", [suite.userId("cordelia")]))!.is_active;
+    expect(await active()).toBe(true);
+    await page.getByRole("button", { name: "Deactivate your account" }).click();
+    await confirm.getByRole("button", { name: "Deactivate" }).click();
+    await page.locator("#login-email").waitFor({ timeout: 10_000 });
+    expect(await active()).toBe(false);
   }, 30_000);
 });

@@ -163,7 +163,10 @@ describe("parley backup while the server takes messages, then parley restore", (
     expect(restored.err).toBe("");
     expect(restored.code).toBe(0);
     expect(JSON.parse(restored.out)).toMatchObject({ restored: restoredDir, counts: report.counts });
-    expect(readdirSync(restoredDir).sort()).toEqual(["parley.db", "uploads", "zuliprc"]);
+    expect(readdirSync(restoredDir).sort()).toEqual(["parley.db", "uploads", "vapid.json", "zuliprc"]);
+    // the Web Push key pair comes back as it was, private: browsers' subscriptions keep working
+    expect(readFileSync(join(restoredDir, "vapid.json"), "utf8")).toBe(readFileSync(join(dataDir, "vapid.json"), "utf8"));
+    expect(statSync(join(restoredDir, "vapid.json")).mode & 0o777).toBe(0o600);
 
     const copy = await serve(restoredDir);
     try {
@@ -236,7 +239,7 @@ describe("parley restore refuses, and leaves nothing behind", () => {
     const dir = fresh("empty");
     mkdirSync(dir);
     expect(run(["restore", tar, "--data-dir", dir]).code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(["parley.db", "uploads", "zuliprc"]);
+    expect(readdirSync(dir).sort()).toEqual(["parley.db", "uploads", "vapid.json", "zuliprc"]);
   });
 
   test("an archive whose file does not match its checksum", () => {

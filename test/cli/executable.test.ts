@@ -185,6 +185,15 @@ describe("the single executable", () => {
         expect({ f, status: res.status, cache: res.headers.get("cache-control") }).toEqual({ f, status: 200, cache: "public, max-age=31536000, immutable" });
         expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
       }
+      // the installable app: its manifest (icons embedded as PNG) and the service worker at the root
+      const manifest = (await (await fetch(`${base}/manifest.webmanifest`)).json()) as { icons: { src: string }[] };
+      for (const icon of manifest.icons) {
+        const res = await fetch(`${base}${icon.src}`);
+        expect({ src: icon.src, status: res.status, type: res.headers.get("content-type") }).toEqual({ src: icon.src, status: 200, type: "image/png" });
+      }
+      const sw = await fetch(`${base}/sw.js`);
+      expect(sw.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect(await sw.text()).toContain("parley-shell-");
 
       // Send, read back, upload an image; the server thumbnails it with the embedded sharp + libvips.
       const { messageId } = await chatSession(base, owner);

@@ -245,6 +245,11 @@ function addChannelSpecFields(doc: Json) {
   }
   const subscribe = ok("/users/me/subscriptions", "post");
   if (subscribe) subscribe.new_subscription_messages_sent ??= { type: "boolean" };
+  // Parley's own (beyond Zulip): the VAPID key browsers subscribe to Web Push with
+  const webPushKey = { type: "string", pattern: "^[A-Za-z0-9_-]+$" };
+  const settings = ok("/server_settings", "get");
+  if (settings) settings.web_push_vapid_public_key ??= webPushKey;
+  if (register) register.web_push_vapid_public_key ??= webPushKey;
 }
 
 function isSchemaKey(key: string): boolean {

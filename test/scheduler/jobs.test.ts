@@ -41,7 +41,9 @@ describe("the default jobs", () => {
         "backup",
         "delete-stale-invites",
         "delete-unreferenced-uploads",
+        "deliver-outgoing-webhooks",
         "deliver-scheduled-messages",
+        "deliver-web-pushes",
         "expire-sessions",
         "expire-tus-uploads",
         "gc-event-queues",
@@ -51,6 +53,8 @@ describe("the default jobs", () => {
       ].sort(),
     );
     expect(jobNamed("deliver-scheduled-messages").intervalMs).toBeLessThanOrEqual(1000);
+    // an outgoing-webhook bot answers within about a second of being mentioned
+    expect(jobNamed("deliver-outgoing-webhooks").intervalMs).toBeLessThanOrEqual(1000);
     // unread floors are raised within a second or two of sends going quiet
     expect(jobNamed("raise-unread-floors").intervalMs).toBeLessThanOrEqual(1000);
   });

@@ -398,9 +398,38 @@ async function shoot(channels: Record<string, number>) {
   await page.context().close();
 }
 
+/** The channel, people, group and bot settings screens (Ada is the owner). */
+async function shootManagement(channels: Record<string, number>) {
+  await api("ada", "POST", "/user_groups/create", { name: "Designers", description: "Sketches and critiques", members: [accounts.chiara.id, accounts.emma.id] });
+  await api("ada", "POST", "/bots", { full_name: "Deploy Bot", short_name: "deploy" });
+  const page = await newPage(1280, 800);
+  await page.goto(`${server!.base}/#channels/${channels.engineering}/engineering/general`);
+  await page.getByLabel("Channel name").waitFor();
+  await capture(page, "settings-channel");
+  await page.goto(`${server!.base}/#channels/${channels.engineering}/engineering/subscribers`);
+  await page.getByRole("list", { name: "Subscribers" }).waitFor();
+  await capture(page, "settings-channel-subscribers");
+  await page.goto(`${server!.base}/#organization/user-list-admin`);
+  await page.locator(".user-row").first().waitFor();
+  await capture(page, "settings-users");
+  await page.locator(".user-row").getByRole("button", { name: `Profile of ${PEOPLE.chiara.name}` }).click();
+  await page.getByRole("dialog", { name: PEOPLE.chiara.name }).waitFor();
+  await capture(page, "settings-profile-card");
+  await page.keyboard.press("Escape");
+  await page.goto(`${server!.base}/#groups/all`);
+  await page.getByRole("link", { name: "Designers" }).click();
+  await page.getByRole("link", { name: "Members" }).click();
+  await page.getByRole("list", { name: "Members" }).waitFor();
+  await capture(page, "settings-groups");
+  await page.goto(`${server!.base}/#settings/your-bots`);
+  await page.locator(".bot-card").first().waitFor();
+  await capture(page, "settings-bots");
+  await page.context().close();
+}
+
 try {
   const channels = await seed();
-  await shoot(channels).catch(async (e) => {
+  await shoot(channels).then(() => shootManagement(channels)).catch(async (e) => {
     const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];
     if (pages[0]) await pages[0].screenshot({ path: "/tmp/parley-screenshots-failure.png" });
     throw e;

@@ -39,6 +39,7 @@ export function sampleState(): State {
       can_move_messages_between_topics_group: 2,
       can_resolve_topics_group: 2,
       create_multiuse_invite_group: 11,
+      can_invite_users_group: 3,
       notification_sounds: ["chime", "ding", "zulip"],
       // channels: members create public and private ones, administrators web-public ones (spectators not allowed)
       can_create_public_channel_group: 3,

@@ -1,24 +1,25 @@
 /**
  * Inviting people, the pure parts: who is offered "Invite people" (the organization's
- * create_multiuse_invite_group, kept current from realm events), which roles the dialog offers (none
+ * create_multiuse_invite_group for links and can_invite_users_group for email, kept current from realm events), which roles the dialog offers (none
  * above the person's own, as the server checks), the expiry choices and line, and the list of links
  * made: its lines, its order, and whose links the person is offered to revoke.
  */
 import { describe, expect, test } from "bun:test";
 import { applyEvent } from "../../assets/app/state/apply-event";
-import { canInvite, canRevokeInvite, invitableRoles, inviteRoleName, seesAllInvites } from "../../assets/app/state/permissions";
-import { expiresLine, linkTitle, madeLine, newestFirst, revokeQuestion } from "../../assets/app/lib/invite-list";
+import { canInvite, canInviteAnyhow, canInviteByEmail, canRevokeInvite, invitableRoles, inviteRoleName, seesAllInvites } from "../../assets/app/state/permissions";
+import { emailInviteTitle, expiresLine, linkTitle, madeLine, newestFirst, revokeQuestion } from "../../assets/app/lib/invite-list";
+import { inviteFailure, parseAddresses, sentLine } from "../../assets/app/lib/invite-email";
 import { invitesChanged, noteInviteEvents } from "../../assets/app/state/invites-changed";
 import type { State } from "../../assets/app/state/types";
 import { DEFAULT_INVITE_EXPIRY, expiresAt, expiryLine, INVITE_EXPIRY } from "../../assets/app/lib/invite-expiry";
 import { sampleState } from "./fixtures";
 
 /** The sample state with an owner (3, in role:owners under role:administrators), as `me`, the organization's setting changed. */
-function as(me: number, setting?: State["realm"]["create_multiuse_invite_group"]): State {
+function as(me: number, setting?: State["realm"]["create_multiuse_invite_group"], byEmail?: State["realm"]["can_invite_users_group"]): State {
   const s = sampleState();
   const groups = { ...s.groups, 11: { ...s.groups[11]!, direct_subgroup_ids: [13] }, 13: { id: 13, is_system_group: true, name: "role:owners", members: [3], direct_subgroup_ids: [] } };
   const users = { ...s.users, 3: { ...s.users[4]!, user_id: 3, full_name: "Desdemona", role: 100 } };
-  return { ...s, me, users, groups, realm: { ...s.realm, ...(setting === undefined ? {} : { create_multiuse_invite_group: setting }) } };
+  return { ...s, me, users, groups, realm: { ...s.realm, ...(setting === undefined ? {} : { create_multiuse_invite_group: setting }), ...(byEmail === undefined ? {} : { can_invite_users_group: byEmail }) } };
 }
 const labels = (s: State) => invitableRoles(s).map((r) => r.label);
 const OWNER = 3, ADMIN = 8, MODERATOR = 9, MEMBER = 4, GUEST = 7;
@@ -125,5 +126,65 @@ describe("the links made", () => {
     expect(invitesChanged.peek()).toBe(before);
     noteInviteEvents([{ type: "invites_changed", id: 3 }, { type: "invites_changed", id: 4 }]);
     expect(invitesChanged.peek()).toBe(before + 1);
+  });
+});
+
+describe("inviting by email", () => {
+  test("can_invite_users_group decides who is offered the email tab, never a guest; either way opens the dialog", () => {
+    // the fixture's organization: links for administrators, email invitations for members
+    expect([OWNER, ADMIN, MODERATOR, MEMBER, GUEST].map((me) => canInviteByEmail(as(me)))).toEqual([true, true, true, true, false]);
+    expect([OWNER, ADMIN, MODERATOR, MEMBER, GUEST].map((me) => canInviteAnyhow(as(me)))).toEqual([true, true, true, true, false]);
+    expect(canInviteByEmail(as(GUEST, undefined, 2))).toBe(false);
+    expect([OWNER, ADMIN, MODERATOR, MEMBER].map((me) => canInviteByEmail(as(me, undefined, 11)))).toEqual([true, true, false, false]);
+    expect(canInviteAnyhow(as(MEMBER, undefined, 11))).toBe(false);
+    // the roles by email follow the email setting, those by link the link setting
+    expect(invitableRoles(as(MEMBER), "email").map((r) => r.label)).toEqual(["Guest", "Member"]);
+    expect(invitableRoles(as(MEMBER), "link")).toEqual([]);
+    expect(invitableRoles(as(ADMIN, undefined, 12), "email")).toEqual([]);
+  });
+
+  test("a realm event changing can_invite_users_group is applied", () => {
+    const closed = applyEvent(as(MEMBER), { type: "realm", op: "update_dict", property: "default", data: { can_invite_users_group: 11 }, id: 1 });
+    expect(canInviteByEmail(closed)).toBe(false);
+    expect(closed.realm.can_invite_users_group).toBe(11);
+  });
+
+  test("the addresses are read as the server reads them: commas or new lines, names around them, each once", () => {
+    expect(parseAddresses("ann@example.com, Bob <bob@example.com>\n\n carl@example.com ,ANN@example.com,")).toEqual(["ann@example.com", "bob@example.com", "carl@example.com"]);
+    expect(parseAddresses(" ,\n ")).toEqual([]);
+  });
+
+  test("the server's reasons become one line per address; other errors are not theirs", () => {
+    const body = {
+      msg: "Some emails did not validate, so we didn't send any invitations.",
+      errors: [
+        ["nope", "Invalid address.", false],
+        ["gone@example.com", "Account has been deactivated.", true],
+      ],
+      sent_invitations: false,
+    };
+    expect(inviteFailure("INVITATION_FAILED", body)).toEqual({
+      message: "Some emails did not validate, so we didn't send any invitations.",
+      lines: ["nope: Invalid address.", "gone@example.com: Account has been deactivated. An administrator can reactivate the account instead."],
+      sent: false,
+    });
+    expect(inviteFailure("INVITATION_FAILED", { msg: "x", errors: [], sent_invitations: true })!.sent).toBe(true);
+    expect(inviteFailure("BAD_REQUEST", body)).toBeNull();
+  });
+
+  test("the success line names one address, or counts several, leaving out those refused", () => {
+    expect(sentLine(["ann@example.com"])).toBe("An invitation was sent to ann@example.com.");
+    expect(sentLine(["a@x.com", "b@x.com", "c@x.com"])).toBe("Invitations were sent to 3 addresses.");
+    expect(sentLine(["a@x.com", "B@x.com"], [["b@x.com", "Already has an account.", false]])).toBe("An invitation was sent to a@x.com.");
+    expect(sentLine(["a@x.com"], [["a@x.com", "Already has an account.", false]])).toBe("No invitations were sent.");
+  });
+
+  test("an email invitation in the list: its role, who sent it, and the question before revoking it", () => {
+    const s = as(OWNER);
+    const emailed = { id: 9, invited_by_user_id: ADMIN, invited: 1000, invited_as: 600, expiry_date: null, is_multiuse: false, email: "ann@example.com" };
+    expect(emailInviteTitle(emailed)).toBe("Guest invitation");
+    expect(madeLine(emailed, s.users, OWNER, (t) => `T${t}`)).toBe("Sent by Iago on T1000");
+    expect(revokeQuestion(emailed, s.users, OWNER)).toBe("Revoke the guest invitation Iago sent to ann@example.com? Its link will stop working.");
+    expect(revokeQuestion({ ...emailed, invited_by_user_id: OWNER }, s.users, OWNER)).toBe("Revoke the guest invitation you sent to ann@example.com? Its link will stop working.");
   });
 });

@@ -41,7 +41,7 @@ async function openPage(who: CastName) {
 /** What the administration screens read of a state: the organization part and the lists kept beside it. */
 const adminPart = (st: State) => ({ org: st.org, profile_fields: st.profile_fields, default_channels: st.default_channels, channel_folders: st.channel_folders });
 const fresh = async (who: CastName) => adminPart(fromRegister((await s.users[who].client.post("/register", REGISTER_PARAMS)).success()));
-const folders = (st: State) => Object.values(st.channel_folders ?? {}).sort((a, b) => a.order - b.order);
+const folders = (st: State) => Object.values(st.channel_folders ?? {}).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
 
 describe("the organization's settings in the web app's store", () => {
   test("/register gives every setting the screens show, with group settings as the app keeps them", async () => {

@@ -154,10 +154,10 @@ describe("bots", () => {
   });
 
   test("members may create both kinds by default; the write-only group alone gives webhooks; guests none", () => {
-    expect(creatableBotTypes(as(4))).toEqual([1, 2]);
+    expect(creatableBotTypes(as(4))).toEqual([1, 2, 3]);
     expect(creatableBotTypes(as(4, withRealm({ can_create_bots_group: 11 })))).toEqual([2]);
     expect(creatableBotTypes(as(4, withRealm({ can_create_bots_group: 11, can_create_write_only_bots_group: 11 })))).toEqual([]);
-    expect(creatableBotTypes(as(8, withRealm({ can_create_bots_group: 12, can_create_write_only_bots_group: 12 })))).toEqual([1, 2]);
+    expect(creatableBotTypes(as(8, withRealm({ can_create_bots_group: 12, can_create_write_only_bots_group: 12 })))).toEqual([1, 2, 3]);
     expect(creatableBotTypes(as(7, withRealm({ can_create_bots_group: 2 })))).toEqual([]);
   });
 

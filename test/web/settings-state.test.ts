@@ -12,7 +12,8 @@ import { fromRegister } from "../../assets/app/state/from-register";
 import { applyEvent } from "../../assets/app/state/apply-event";
 import type { State } from "../../assets/app/state/types";
 import { customSeconds, limitChoice, toSetting } from "../../assets/app/views/settings/controls/values";
-import { fieldPeople, listOptions, zuliprc } from "../../assets/app/views/settings/personal/values";
+import { fieldPeople, listOptions } from "../../assets/app/views/settings/personal/values";
+import { zuliprc } from "../../assets/app/api/settings-calls";
 import { sampleState } from "./fixtures";
 
 let s: TestServer;

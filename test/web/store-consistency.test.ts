@@ -83,6 +83,7 @@ const SETTINGS = {
   enable_followed_topic_desktop_notifications: [false, true, false],
   enable_stream_audible_notifications: [true, false, true],
   pm_content_in_desktop_notifications: [false, true, false],
+  enable_offline_push_notifications: [false, true, false],
 } as const;
 type SettingName = keyof typeof SETTINGS;
 const CHANNEL_SETTINGS = ["can_resolve_topics_group", "can_delete_own_message_group", "can_move_messages_within_channel_group", "can_delete_any_message_group"] as const;

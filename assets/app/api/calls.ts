@@ -183,7 +183,7 @@ export interface NewInviteLink {
 export const createInviteLink = (p: NewInviteLink) =>
   api<{ invite_link: string }>("POST", "/invites/multiuse", { ...p, stream_ids: [] }).then((r) => r.invite_link);
 
-/** A reusable link as GET /invites lists it (seconds since the epoch; expiry_date null: never). */
+/** An invitation as GET /invites lists it (seconds since the epoch; expiry_date null: never): a link or an email. */
 export interface InviteLink {
   id: number;
   invited_by_user_id: number;
@@ -191,12 +191,27 @@ export interface InviteLink {
   expiry_date: number | null;
   invited_as: number;
   is_multiuse: boolean;
+  /** a reusable link's */
   link_url?: string;
+  /** an email invitation's */
+  email?: string;
+  notify_referrer_on_join?: boolean;
 }
-/** The links the person may see: an administrator everyone's, anyone else their own (emailed invitations are left out). */
-export const fetchInviteLinks = () =>
-  api<{ invites: InviteLink[] }>("GET", "/invites").then((r) => r.invites.filter((i): i is InviteLink & { link_url: string } => i.is_multiuse && !!i.link_url));
-export const revokeInviteLink = (id: number) => api("DELETE", `/invites/multiuse/${id}`);
+/** The invitations the person may see, links and emails: an administrator everyone's, anyone else their own. */
+export const fetchInvites = () => api<{ invites: InviteLink[] }>("GET", "/invites").then((r) => r.invites);
+/** Revokes a link or an email invitation (two routes: their ids are counted apart in Zulip). */
+export const revokeInvite = (i: Pick<InviteLink, "id" | "is_multiuse">) => api("DELETE", i.is_multiuse ? `/invites/multiuse/${i.id}` : `/invites/${i.id}`);
+/** Sends an email invitation again (the same link). */
+export const resendInvite = (id: number) => api("POST", `/invites/${id}/resend`);
+
+export interface NewEmailInvites extends NewInviteLink {
+  /** addresses separated by commas or newlines */
+  invitee_emails: string;
+  stream_ids: number[];
+  notify_referrer_on_join: boolean;
+}
+/** Invites people by email (Zulip's POST /invites); INVITATION_FAILED errors carry the per-address reasons. */
+export const sendEmailInvites = (p: NewEmailInvites) => api("POST", "/invites", { ...p });
 
 // Channels: creating one, joining and leaving (the sidebar follows the subscription and stream events).
 

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly code: string,
     readonly status: number,
+    /** the whole error body, for errors that carry more (INVITATION_FAILED's per-address errors) */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -55,11 +57,11 @@ export async function api<T = any>(method: Method, path: string, params: Params 
   return answer<T>(res);
 }
 
-/** A multipart POST (an image with its fields), answered like api(). */
-export async function apiUpload<T = any>(path: string, form: FormData): Promise<T> {
+/** A multipart POST (an image with its fields), or PATCH where Zulip takes one, answered like api(). */
+export async function apiUpload<T = any>(path: string, form: FormData, method: "POST" | "PATCH" = "POST"): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`/json${path}`, { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrfToken() }, body: form });
+    res = await fetch(`/json${path}`, { method, credentials: "same-origin", headers: { "X-CSRFToken": csrfToken() }, body: form });
   } catch {
     throw new NetworkError("Parley's server cannot be reached.");
   }
@@ -79,7 +81,7 @@ async function answer<T>(res: Response): Promise<T> {
   }
   if (body?.result === "success") return body as T;
   if (res.status >= 500 && !body?.code) throw new NetworkError(`Parley's server answered with an error (${res.status}).`);
-  throw new ApiError(body?.msg || `Request failed (${res.status})`, body?.code ?? "BAD_REQUEST", res.status);
+  throw new ApiError(body?.msg || `Request failed (${res.status})`, body?.code ?? "BAD_REQUEST", res.status, body && typeof body === "object" ? body : {});
 }
 
 /** A message for a person from whatever went wrong. */

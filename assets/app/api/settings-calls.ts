@@ -3,7 +3,7 @@
  * reach the state as events; only what events do not carry (a new bot's key) is returned.
  */
 import type { GroupSetting } from "../state/types";
-import { api } from "./http";
+import { api, apiUpload } from "./http";
 
 /** A group-setting change as Zulip's API takes it (`{new: value}`). */
 const groupChange = (value: GroupSetting) => ({ new: value });
@@ -62,8 +62,20 @@ export const deactivateGroup = (groupId: number) => api("POST", `/user_groups/${
 
 // Bots
 
-export const createBot = (fullName: string, shortName: string, botType: number) =>
-  api<{ user_id: number; api_key: string }>("POST", "/bots", { full_name: fullName, short_name: shortName, bot_type: botType });
+export const createBot = (fullName: string, shortName: string, botType: number, outgoing?: { payloadUrl: string; interfaceType: number }) =>
+  api<{ user_id: number; api_key: string }>("POST", "/bots", {
+    full_name: fullName,
+    short_name: shortName,
+    bot_type: botType,
+    // Zulip's clients send the URL JSON-encoded
+    ...(outgoing ? { payload_url: JSON.stringify(outgoing.payloadUrl), interface_type: outgoing.interfaceType } : {}),
+  });
+/** A bot's avatar: one image, through PATCH /bots/{id} as Zulip takes it. */
+export function setBotAvatar(botId: number, image: File) {
+  const form = new FormData();
+  form.append("file", image);
+  return apiUpload(`/bots/${botId}`, form, "PATCH");
+}
 export const regenerateBotKey = (botId: number) => api<{ api_key: string }>("POST", `/bots/${botId}/api_key/regenerate`).then((r) => r.api_key);
 export const deactivateBot = (botId: number) => api("DELETE", `/bots/${botId}`);
 export const renameBot = (botId: number, fullName: string) => api("PATCH", `/bots/${botId}`, { full_name: fullName });

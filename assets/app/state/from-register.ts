@@ -221,6 +221,7 @@ function realmOf(r: Json): Realm {
     can_move_messages_between_topics_group: toGroupSetting(r.realm_can_move_messages_between_topics_group),
     can_resolve_topics_group: toGroupSetting(r.realm_can_resolve_topics_group),
     create_multiuse_invite_group: toGroupSetting(r.realm_create_multiuse_invite_group),
+    can_invite_users_group: toGroupSetting(r.realm_can_invite_users_group),
     notification_sounds: r.user_settings?.available_notification_sounds ?? [],
     can_create_public_channel_group: toGroupSetting(r.realm_can_create_public_channel_group),
     can_create_private_channel_group: toGroupSetting(r.realm_can_create_private_channel_group),

@@ -119,18 +119,28 @@ export const INVITE_ROLES = [
   { role: ROLE.owner, label: "Owner" },
 ] as const;
 
-/** The roles the person may invite as: none unless they may invite, and none above their own (as the server checks). */
-export const invitableRoles = (state: State) => (canInvite(state) ? INVITE_ROLES.filter((r) => r.role >= role(state)) : []);
+/** May invite people by email: in the organization's can_invite_users_group (never a guest). */
+export const canInviteByEmail = (state: State): boolean => !isGuest(state) && holds(state, state.realm.can_invite_users_group);
 
-/** Whether GET /invites answers with everyone's links (an administrator) rather than the person's own. */
+/** Offered "Invite people" at all: by link or by email. */
+export const canInviteAnyhow = (state: State): boolean => canInvite(state) || canInviteByEmail(state);
+
+/**
+ * The roles the person may invite as, by link or by email: none unless they may invite that way, and
+ * none above their own (as the server checks).
+ */
+export const invitableRoles = (state: State, by: "link" | "email" = "link") =>
+  (by === "link" ? canInvite(state) : canInviteByEmail(state)) ? INVITE_ROLES.filter((r) => r.role >= role(state)) : [];
+
+/** Whether GET /invites answers with everyone's invitations (an administrator) rather than the person's own. */
 export const seesAllInvites = (state: State) => isAdmin(state);
 
 /** The name of the role an invitation gives ("Member"). */
 export const inviteRoleName = (invitedAs: number): string => INVITE_ROLES.find((r) => r.role === invitedAs)?.label ?? "Unknown role";
 
 /**
- * Whether the person may revoke a link, as the server decides: their own always (not as a guest); someone
- * else's as an administrator, and an owner's link only as an owner.
+ * Whether the person may revoke (or, for an email invitation, resend) an invitation, as the server decides:
+ * their own always (not as a guest); someone else's as an administrator, and an owner's only as an owner.
  */
 export function canRevokeInvite(state: State, invite: { invited_by_user_id: number; invited_as: number }): boolean {
   if (isGuest(state)) return false;
@@ -261,16 +271,16 @@ export function canReactivateUser(state: State, targetId: number): boolean {
   return isAdmin(state);
 }
 
-/** 1 generic, 2 incoming webhook: the kinds of bot the app creates. */
-export type BotType = 1 | 2;
+/** 1 generic, 2 incoming webhook, 3 outgoing webhook: the kinds of bot the app creates. */
+export type BotType = 1 | 2 | 3;
 
 /** The kinds of bot the person may create: administrators any; can_create_bots_group any; the write-only group webhooks only. */
 export function creatableBotTypes(state: State): BotType[] {
   const me = state.users[state.me];
   if (!me || me.is_bot) return [];
-  if (isAdmin(state)) return [1, 2];
+  if (isAdmin(state)) return [1, 2, 3];
   if (isGuest(state)) return [];
-  if (holds(state, state.realm.can_create_bots_group)) return [1, 2];
+  if (holds(state, state.realm.can_create_bots_group)) return [1, 2, 3];
   if (holds(state, state.realm.can_create_write_only_bots_group)) return [2];
   return [];
 }

@@ -80,6 +80,7 @@ export const CHANNEL_PERMISSIONS = [
   // who may post, and remove others from the channel (its settings page offers them all)
   "can_send_message_group",
   "can_remove_subscribers_group",
+  "can_create_topic_group",
 ] as const;
 export type ChannelPermission = (typeof CHANNEL_PERMISSIONS)[number];
 
@@ -240,6 +241,8 @@ export interface Realm {
   can_resolve_topics_group: GroupSetting;
   /** who may create invitation links (Zulip's create_multiuse_invite_group) */
   create_multiuse_invite_group: GroupSetting;
+  /** who may invite people by email (Zulip's can_invite_users_group) */
+  can_invite_users_group: GroupSetting;
   /** people, groups and bots: who may add others to channels, create bots and groups, manage every group */
   can_add_subscribers_group?: GroupSetting;
   can_create_bots_group?: GroupSetting;

@@ -1,18 +1,21 @@
 /**
- * Inviting people (Zulip's "Invite users to organization" → "Generate invite link"): the role they join
- * as (none above the person's own), how long the link lasts, whether they join the organization's
- * default channels; then the link to pass on, with a Copy button and when it expires. Anyone with the
- * link signs up at /join/{key}/. A second tab, "Links made", lists the links that still work and revokes
- * them (InviteList). Opened from the personal menu; loaded on first use.
+ * Inviting people (Zulip's "Invite users to organization"). "By link" (Zulip's "Generate invite link"):
+ * the role they join as (none above the person's own), how long the link lasts, whether they join the
+ * organization's default channels; then the link to pass on, with a Copy button and when it expires.
+ * Anyone with the link signs up at /join/{key}/. "By email" sends each address its own one-time link
+ * (InviteByEmail). "Invitations" lists those that still work, to resend or revoke (InviteList). Each tab
+ * is offered only to those the organization lets invite that way. Opened from the personal menu;
+ * loaded on first use.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { createInviteLink, fetchInviteLinks, type InviteLink } from "../api/calls";
+import { createInviteLink, fetchInvites, type InviteLink } from "../api/calls";
 import { describeError } from "../api/http";
 import { DEFAULT_INVITE_EXPIRY, expiresAt, expiryLine, INVITE_EXPIRY, type ExpiryMinutes } from "../lib/invite-expiry";
 import { invitesChanged } from "../state/invites-changed";
-import { invitableRoles } from "../state/permissions";
+import { canInviteByEmail, invitableRoles } from "../state/permissions";
 import { realm, state } from "../state/store";
 import { closeDialog, Dialog } from "./Dialog";
+import { InviteByEmail } from "./InviteByEmail";
 import { InviteList, useCopy } from "./InviteList";
 
 const MEMBER = 400;
@@ -22,11 +25,14 @@ interface Made {
   expires: number | null;
 }
 
-function LinkField({ made }: { made: Made }) {
+function LinkField({ made, fresh }: { made: Made; fresh: { current: boolean } }) {
   const field = useRef<HTMLInputElement>(null);
   const [copied, copy] = useCopy(made.link, field);
-  // the new link takes the focus, selected: Copy is the next stop
-  useLayoutEffect(() => field.current?.focus(), [made.link]);
+  // a link just made takes the focus, selected: Copy is the next stop (coming back to the tab leaves the focus on the tab)
+  useLayoutEffect(() => {
+    if (fresh.current) field.current?.focus();
+    fresh.current = false;
+  }, [made.link]);
   return (
     <div class="invite-made">
       <label class="field">
@@ -46,16 +52,14 @@ function LinkField({ made }: { made: Made }) {
   );
 }
 
-type Tab = "new" | "list";
-type Links = (InviteLink & { link_url: string })[];
+type Tab = "new" | "email" | "list";
 
-/** The two tabs (WAI-ARIA tabs: arrows, Home and End move between them, and choose). */
-function Tabs({ tab, count, choose }: { tab: Tab; count: number | null; choose(t: Tab): void }) {
-  const order: Tab[] = ["new", "list"];
+/** The tabs offered (WAI-ARIA tabs: arrows, Home and End move between them, and choose). */
+function Tabs({ order, tab, count, choose }: { order: Tab[]; tab: Tab; count: number | null; choose(t: Tab): void }) {
   const onKeyDown = (e: KeyboardEvent) => {
-    // two tabs: either arrow goes to the other one
-    const other = order[(order.indexOf(tab) + 1) % order.length]!;
-    const next = e.key === "ArrowRight" || e.key === "ArrowLeft" ? other : e.key === "Home" ? order[0]! : e.key === "End" ? order.at(-1)! : null;
+    const at = order.indexOf(tab);
+    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+    const next = step ? order[(at + step + order.length) % order.length]! : e.key === "Home" ? order[0]! : e.key === "End" ? order.at(-1)! : null;
     if (!next) return;
     e.preventDefault();
     choose(next);
@@ -72,9 +76,10 @@ function Tabs({ tab, count, choose }: { tab: Tab; count: number | null; choose(t
   });
   return (
     <div class="tabs invite-tabs" role="tablist" aria-label="Invitations" onKeyDown={onKeyDown}>
-      <button {...tabProps("new")}>New link</button>
+      {order.includes("new") && <button {...tabProps("new")}>By link</button>}
+      {order.includes("email") && <button {...tabProps("email")}>By email</button>}
       <button {...tabProps("list")}>
-        Links made{count !== null && <span class="invite-tab-count"> ({count})</span>}
+        Invitations{count !== null && <span class="invite-tab-count"> ({count})</span>}
       </button>
     </div>
   );
@@ -82,24 +87,27 @@ function Tabs({ tab, count, choose }: { tab: Tab; count: number | null; choose(t
 
 export function InviteDialog() {
   const roles = invitableRoles(state.peek()!);
-  const [tab, setTab] = useState<Tab>("new");
+  const order: Tab[] = [...(roles.length ? (["new"] as const) : []), ...(canInviteByEmail(state.peek()!) ? (["email"] as const) : []), "list"];
+  const [tab, setTab] = useState<Tab>(order[0]!);
   const [role, setRole] = useState<number>(roles.some((r) => r.role === MEMBER) ? MEMBER : (roles[0]?.role ?? MEMBER));
   const [expiry, setExpiry] = useState<ExpiryMinutes>(DEFAULT_INVITE_EXPIRY);
   const [defaults, setDefaults] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<Made | null>(null);
-  const [links, setLinks] = useState<Links | null>(null);
+  const [invites, setInvites] = useState<InviteLink[] | null>(null);
   // only the latest answer counts (a generated link and an event may ask at once)
   const asked = useRef(0);
+  // whether the link shown was just made (and so takes the focus)
+  const fresh = useRef(false);
 
   const load = async () => {
     const ask = ++asked.current;
     try {
-      const got = await fetchInviteLinks();
-      if (ask === asked.current) setLinks(got);
+      const got = await fetchInvites();
+      if (ask === asked.current) setInvites(got);
     } catch (e) {
-      if (ask === asked.current) setError(`Could not list the invitation links: ${describeError(e)}`);
+      if (ask === asked.current) setError(`Could not list the invitations: ${describeError(e)}`);
     }
   };
   // fetched on opening, and again whenever the server says invitations changed (made or revoked elsewhere)
@@ -112,6 +120,7 @@ export function InviteDialog() {
     const madeAt = Date.now() / 1000;
     try {
       const link = await createInviteLink({ invite_as: role, invite_expires_in_minutes: expiry, include_realm_default_subscriptions: defaults });
+      fresh.current = true;
       setMade({ link, expires: expiresAt(madeAt, expiry) });
       void load();
     } catch (e) {
@@ -125,18 +134,30 @@ export function InviteDialog() {
     set(v);
     setMade(null);
   };
-  const revoked = (id: number) => {
+  const revoked = (gone: InviteLink) => {
     asked.current++; // an answer still on its way predates the revocation
-    setLinks((l) => l && l.filter((i) => i.id !== id));
+    setInvites((l) => l && l.filter((i) => i.id !== gone.id || i.is_multiuse !== gone.is_multiuse));
   };
+  const close = (
+    <button type="button" class="button subtle" onClick={closeDialog}>
+      Done
+    </button>
+  );
 
   return (
     <Dialog
       title={`Invite people to ${realm.value.name}`}
       class="invite-dialog"
-      initialFocus=".invite-role"
+      initialFocus={order[0] === "new" ? ".invite-role" : order[0] === "email" ? ".invite-emails" : ".invite-list-part"}
       footer={
-        tab === "new" ? (
+        tab === "email" ? (
+          <>
+            {close}
+            <button type="submit" form="invite-email-form" class="button primary invite-send" disabled={busy}>
+              {busy ? "Sending…" : "Send invitations"}
+            </button>
+          </>
+        ) : tab === "new" ? (
           <>
             <button type="button" class="button subtle" onClick={closeDialog}>
               {made ? "Done" : "Cancel"}
@@ -146,14 +167,16 @@ export function InviteDialog() {
             </button>
           </>
         ) : (
-          <button type="button" class="button subtle" onClick={closeDialog}>
-            Done
-          </button>
+          close
         )
       }
     >
-      <Tabs tab={tab} count={links && links.length} choose={setTab} />
-      {tab === "new" ? (
+      <Tabs order={order} tab={tab} count={invites && invites.length} choose={setTab} />
+      {tab === "email" ? (
+        <div class="invite-panel" role="tabpanel" id="invite-panel-email" aria-labelledby="invite-tab-email">
+          <InviteByEmail busy={busy} setBusy={setBusy} onError={setError} onSent={() => void load()} />
+        </div>
+      ) : tab === "new" ? (
         <div class="invite-panel" role="tabpanel" id="invite-panel-new" aria-labelledby="invite-tab-new">
           <form
             id="invite-form"
@@ -189,11 +212,11 @@ export function InviteDialog() {
               Subscribe them to the organization's default channels
             </label>
           </form>
-          {made && <LinkField key={made.link} made={made} />}
+          {made && <LinkField key={made.link} made={made} fresh={fresh} />}
         </div>
       ) : (
         <div class="invite-panel" role="tabpanel" id="invite-panel-list" aria-labelledby="invite-tab-list">
-          <InviteList links={links} onRevoked={revoked} onError={setError} reload={() => void load()} />
+          <InviteList invites={invites} onRevoked={revoked} onError={setError} reload={() => void load()} />
         </div>
       )}
       {error && (

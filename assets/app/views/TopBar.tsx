@@ -1,7 +1,7 @@
 /** The bar across the top: the organization, the sidebar toggles on small screens, the person's menu. */
 import { updateSetting } from "../api/calls";
 import { hrefOf, navigate } from "../nav/router";
-import { canInvite } from "../state/permissions";
+import { canInviteAnyhow } from "../state/permissions";
 import { sectionsOf } from "./settings/sections";
 import { me, realm, settings, state, users } from "../state/store";
 import { BellIcon, BuildingIcon, GearIcon, InviteIcon, KeyboardIcon, LockIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
@@ -19,7 +19,7 @@ function personalItems(): MenuItem[] {
   const scheme = settings.value.color_scheme;
   const choose = (value: number) => attempt("change the theme", () => updateSetting("color_scheme", value));
   return [
-    ...(canInvite(state.value!) ? [{ label: "Invite people", icon: <InviteIcon size={16} />, onSelect: openInviteDialog }] : []),
+    ...(canInviteAnyhow(state.value!) ? [{ label: "Invite people", icon: <InviteIcon size={16} />, onSelect: openInviteDialog }] : []),
     { label: "Follow the system's theme", icon: <MonitorIcon size={16} />, checked: scheme === SCHEME.automatic, onSelect: choose(SCHEME.automatic) },
     { label: "Light theme", icon: <SunIcon size={16} />, checked: scheme === SCHEME.light, onSelect: choose(SCHEME.light) },
     { label: "Dark theme", icon: <MoonIcon size={16} />, checked: scheme === SCHEME.dark, onSelect: choose(SCHEME.dark) },

@@ -32,6 +32,7 @@ import { rerenderMessages } from "./rerender";
 import { emptyTopicName, hasAlertWord, render } from "./render";
 import { alertWordsOf } from "../alert-words";
 import { publishUserTopic } from "../user-topics";
+import { enqueueOutgoingWebhooks } from "../outgoing-webhook-triggers";
 
 /** More subscribers (or topic participants) than this make a wildcard mention need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -439,6 +440,8 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
       await publishUserTopic(app, c.userId, { stream_id: addressee.stream.id, topic_name: addressee.topic, last_updated: Math.floor(now), visibility_policy: c.policy });
     }
   }
+  // outgoing-webhook bots mentioned or written to: durable rows the timer loop sends (actions/outgoing-webhooks.ts)
+  await enqueueOutgoingWebhooks(app, sender, addressee, p.rendered.mentionedUserIds, id);
   const out: SendResult = { id };
   if (p.senderPolicy !== null && !opts.internal) out.automatic_new_visibility_policy = p.senderPolicy;
   return out;

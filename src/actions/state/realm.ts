@@ -7,6 +7,7 @@ import { botDomain } from "../bots";
 import { legacyRealmPolicies } from "../../domain/realm-settings";
 import { realmImageFields } from "../../domain/realm-images";
 import type { SystemGroupName } from "../../domain/roles";
+import { vapidKeys } from "../../notify/webpush/vapid";
 
 /** Zulip's DEFAULT_EXTERNAL_ACCOUNTS: the account types an "external account" profile field may name. */
 const DEFAULT_EXTERNAL_ACCOUNTS = {
@@ -64,6 +65,7 @@ export async function realmState(app: App, _me: UserRow) {
     realm_is_zephyr_mirror_realm: false,
     realm_push_notifications_enabled: Boolean(app.config.push.relay_url),
     realm_push_notifications_enabled_end_timestamp: null,
+    web_push_vapid_public_key: vapidKeys(app.config.data_dir).publicKey,
     realm_available_video_chat_providers: {},
     realm_authentication_methods: { Email: { enabled: true, available: true } },
     realm_email_auth_enabled: true,

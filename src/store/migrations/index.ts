@@ -7,7 +7,10 @@ import m0001 from "./0001_schema.sql" with { type: "text" };
 import m0002 from "./0002_unread_floors.sql" with { type: "text" };
 import m0003 from "./0003_unread_ranges.sql" with { type: "text" };
 import m0005 from "./0005_submessages.sql" with { type: "text" };
+import m0007 from "./0007_email_invites.sql" with { type: "text" };
+import m0008 from "./0008_web_push.sql" with { type: "text" };
 import m0012 from "./0012_admin.sql" with { type: "text" };
+import m0013 from "./0013_webhooks.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -22,5 +25,8 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: "unread_ranges", sql: m0003 },
   { version: 4, name: "zulip_emoji_names", run: renameToZulipEmojiNames },
   { version: 5, name: "submessages", sql: m0005 },
+  { version: 7, name: "email_invites", sql: m0007 },
+  { version: 8, name: "web_push", sql: m0008 },
   { version: 12, name: "admin", sql: m0012 },
+  { version: 13, name: "webhooks", sql: m0013 },
 ];

@@ -88,6 +88,7 @@ const REALM_GROUPS = [
   "can_move_messages_between_topics_group",
   "can_resolve_topics_group",
   "create_multiuse_invite_group",
+  "can_invite_users_group",
   "can_create_public_channel_group",
   "can_create_private_channel_group",
   "can_create_web_public_channel_group",

@@ -38,6 +38,16 @@ export function SettingsOverlay({ v }: { v: SettingsView }) {
   // a URL naming no section shows the menu at phone width (and the first section beside it elsewhere)
   const menuFirst = v.section === "" || !shown.some((x) => x.id === v.section);
 
+  // closed: the focus goes back to what opened it (or the messages), once the page beneath is live again
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    return () =>
+      void setTimeout(() => {
+        const back = opener && opener !== document.body && opener.isConnected ? opener : document.getElementById("main-pane");
+        back?.focus({ preventScroll: true });
+      });
+  }, []);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape" || e.defaultPrevented || dialogOpen() || document.querySelector(".menu[role=menu]")) return;

@@ -26,6 +26,9 @@ const always = () => true;
 /** "Your bots": for those who may create bots or own some. */
 const hasBots = (s: State) => creatableBotTypes(s).length > 0 || Object.values(s.bots ?? {}).some((b) => b.owner_id === s.me);
 
+/** Integrations: for those who may create incoming-webhook bots or own one. */
+const hasWebhookBots = (s: State) => creatableBotTypes(s).includes(2) || Object.values(s.bots ?? {}).some((b) => b.owner_id === s.me && b.bot_type === 2);
+
 /** The organization's administration screens (Zulip's ids), each seen by whom state/permissions.ts says. */
 const org = (id: string, label: string, section: OrgSection, load: () => Promise<ComponentType>): Section => ({ id, area: "organization", label, visible: (s) => seesOrgSection(s, section), load });
 const ORGANIZATION_SECTIONS: Section[] = [
@@ -55,6 +58,7 @@ export const SECTIONS: Section[] = [
   { id: "alert-words", area: "personal", label: "Alert words", visible: always, load: () => import("./personal/AlertWords").then((m) => m.AlertWords) },
   { id: "saved-snippets", area: "personal", label: "Saved snippets", visible: always, load: () => import("./personal/SavedSnippets").then((m) => m.SavedSnippets) },
   { id: "your-bots", area: "personal", label: "Bots", visible: hasBots, load: () => import("./bots/Bots").then((m) => m.YourBots) },
+  { id: "integrations", area: "personal", label: "Integrations", visible: hasWebhookBots, load: () => import("./integrations/Integrations").then((m) => m.Integrations) },
   // organization (the administration screens add theirs here)
   ...ORGANIZATION_SECTIONS,
   { id: "user-list-admin", area: "organization", label: "Users", visible: always, load: () => import("./people/Users").then((m) => m.Users) },

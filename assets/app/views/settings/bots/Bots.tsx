@@ -1,10 +1,10 @@
 /**
- * Bots (Zulip's "Your bots" and the administrators' "Bots"): create generic and incoming-webhook bots where
+ * Bots (Zulip's "Your bots" and the administrators' "Bots"): create generic, incoming- and outgoing-webhook bots where
  * the organization allows it, and for each bot its API key (regenerate), a zuliprc built here in the
  * browser, and deactivate / reactivate. The lists follow the store (realm_bot events).
  */
 import { useState } from "preact/hooks";
-import { createBot, deactivateBot, download, reactivatePerson, regenerateBotKey, zuliprc } from "../../../api/settings-calls";
+import { createBot, deactivateBot, download, reactivatePerson, regenerateBotKey, setBotAvatar, zuliprc } from "../../../api/settings-calls";
 import { describeError } from "../../../api/http";
 import { canManageBot, canReactivateUser, creatableBotTypes, type BotType } from "../../../state/permissions";
 import { state } from "../../../state/store";
@@ -20,21 +20,29 @@ function CreateBot() {
   const [type, setType] = useState<BotType>(types[0] ?? 1);
   const [name, setName] = useState("");
   const [prefix, setPrefix] = useState("");
+  const [payloadUrl, setPayloadUrl] = useState("");
+  const [iface, setIface] = useState(1);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<string | null>(null);
-  const ids = { type: useId("bot-type"), name: useId("bot-name"), prefix: useId("bot-prefix") };
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const ids = { type: useId("bot-type"), name: useId("bot-name"), prefix: useId("bot-prefix"), avatar: useId("bot-avatar"), url: useId("bot-url"), iface: useId("bot-interface") };
   if (!types.length) return <p class="setting-hint">Your organization does not let you create bots.</p>;
   const submit = (e: Event) => {
     e.preventDefault();
     if (!name.trim() || !prefix.trim()) return setError("A bot needs a name and an email prefix.");
+    if (type === 3 && !payloadUrl.trim()) return setError("An outgoing webhook needs the URL of its server.");
     setBusy(true);
     setError(null);
-    createBot(name.trim(), prefix.trim(), type)
-      .then(() => {
+    createBot(name.trim(), prefix.trim(), type, type === 3 ? { payloadUrl: payloadUrl.trim(), interfaceType: iface } : undefined)
+      .then(async (bot) => {
         setMade(name.trim());
         setName("");
         setPrefix("");
+        setPayloadUrl("");
+        // the bot exists either way; a refused image is said, and the bot keeps its default avatar
+        if (avatar) await setBotAvatar(bot.user_id, avatar).catch((err) => Promise.reject(new Error(`The bot was created, but its avatar was not: ${describeError(err)}`)));
+        setAvatar(null);
       })
       .catch((err) => setError(describeError(err)))
       .finally(() => setBusy(false));
@@ -56,6 +64,19 @@ function CreateBot() {
       <input id={ids.name} name="bot-name" value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
       <label for={ids.prefix}>Bot email (its first part; "-bot@…" follows)</label>
       <input id={ids.prefix} name="bot-short-name" value={prefix} maxLength={40} onInput={(e) => setPrefix(e.currentTarget.value)} />
+      <label for={ids.avatar}>Avatar (optional)</label>
+      <input id={ids.avatar} key={made ?? ""} type="file" accept="image/png,image/jpeg,image/gif,image/webp" onChange={(e) => setAvatar(e.currentTarget.files?.[0] ?? null)} />
+      {type === 3 && (
+        <>
+          <label for={ids.url}>Endpoint URL (messages that mention the bot or are sent to it are POSTed there)</label>
+          <input id={ids.url} name="bot-payload-url" type="url" value={payloadUrl} onInput={(e) => setPayloadUrl(e.currentTarget.value)} />
+          <label for={ids.iface}>Outgoing webhook message format</label>
+          <select id={ids.iface} value={String(iface)} onChange={(e) => setIface(Number(e.currentTarget.value))}>
+            <option value="1">Zulip</option>
+            <option value="2">Slack compatible</option>
+          </select>
+        </>
+      )}
       <div class="setting-row">
         <button type="submit" class="button primary" disabled={busy}>
           {busy ? "Creating…" : "Create bot"}
@@ -97,11 +118,11 @@ function BotCard({ bot }: { bot: Bot }) {
           <span>API key: </span>
           {shown ? <code class="api-key">{bot.api_key}</code> : <span class="muted-text">hidden</span>}
           <div class="setting-row">
-            <button type="button" class="button subtle" aria-label={`${shown ? "Hide" : "Show"} the API key of ${bot.full_name}`} onClick={() => setShown(!shown)}>
+            <button type="button" class="button subtle" aria-label={`${shown ? "Hide" : "Show"} key of ${bot.full_name}`} onClick={() => setShown(!shown)}>
               {shown ? "Hide key" : "Show key"}
             </button>
-            <ActionButton label="Regenerate key" aria={`Regenerate the API key of ${bot.full_name}`} run={() => regenerateBotKey(bot.user_id).then(() => setShown(true))} />
-            <button type="button" class="button subtle" aria-label={`Download the zuliprc of ${bot.full_name}`} onClick={() => download("zuliprc", zuliprc(bot.email, bot.api_key, site))}>
+            <ActionButton label="Regenerate key" aria={`Regenerate key of ${bot.full_name}`} run={() => regenerateBotKey(bot.user_id).then(() => setShown(true))} />
+            <button type="button" class="button subtle" aria-label={`Download zuliprc of ${bot.full_name}`} onClick={() => download("zuliprc", zuliprc(bot.email, bot.api_key, site))}>
               Download zuliprc
             </button>
             <ActionButton label="Deactivate" kind="danger" aria={`Deactivate ${bot.full_name}`} run={() => deactivateBot(bot.user_id)} />

@@ -97,7 +97,7 @@ function FolderRow({ f, index, list, editable }: { f: ChannelFolder; index: numb
 
 export function ChannelFolders() {
   const editable = canAdministerOrg(state.value!);
-  const list = Object.values(state.value!.channel_folders ?? {}).sort((a, b) => a.order - b.order || a.id - b.id);
+  const list = Object.values(state.value!.channel_folders ?? {}).sort((a, b) => (a.order ?? 0) - (b.order ?? 0) || a.id - b.id);
   return (
     <div class="settings-section">
       <p class="setting-hint">Folders group channels in the left sidebar and in Browse channels.</p>

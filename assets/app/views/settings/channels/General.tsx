@@ -19,6 +19,7 @@ import { PRIVACY_LABEL, privacyChange } from "./privacy";
 const NO_EVERYONE = ["role:members", "role:fullmembers", "role:moderators", "role:administrators", "role:owners", "role:nobody"];
 const PERMISSIONS: { name: ChannelPermission; label: string; roles?: string[] }[] = [
   { name: "can_send_message_group", label: "Who can post to this channel" },
+  { name: "can_create_topic_group", label: "Who can start new topics in this channel" },
   { name: "can_administer_channel_group", label: "Who can administer this channel", roles: NO_EVERYONE },
   { name: "can_subscribe_group", label: "Who can subscribe to this channel", roles: NO_EVERYONE },
   { name: "can_add_subscribers_group", label: "Who can subscribe others to this channel", roles: NO_EVERYONE },

@@ -1,9 +1,10 @@
 /**
- * Invitations (Zulip's invites-list-admin): the invitation links that still work, with Revoke where
- * permitted, hosted from the invite dialog's own list (views/InviteList.tsx), and a button to invite.
+ * Invitations (Zulip's invites-list-admin): the invitations (links and emails) that still work, with
+ * Resend and Revoke where permitted, hosted from the invite dialog's own list (views/InviteList.tsx),
+ * and a button to invite.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { fetchInviteLinks, type InviteLink } from "../../../api/calls";
+import { fetchInvites, type InviteLink } from "../../../api/calls";
 import { describeError } from "../../../api/http";
 import { invitesChanged } from "../../../state/invites-changed";
 import { canInvite } from "../../../state/permissions";
@@ -11,19 +12,17 @@ import { state } from "../../../state/store";
 import { InviteList } from "../../InviteList";
 import { openInviteDialog } from "../../TopBar";
 
-type Links = (InviteLink & { link_url: string })[];
-
 export function Invitations() {
-  const [links, setLinks] = useState<Links | null>(null);
+  const [links, setLinks] = useState<InviteLink[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const asked = useRef(0);
   const load = async () => {
     const ask = ++asked.current;
     try {
-      const got = await fetchInviteLinks();
+      const got = await fetchInvites();
       if (ask === asked.current) setLinks(got);
     } catch (e) {
-      if (ask === asked.current) setError(`Could not list the invitation links: ${describeError(e)}`);
+      if (ask === asked.current) setError(`Could not list the invitations: ${describeError(e)}`);
     }
   };
   const changes = invitesChanged.value;
@@ -38,12 +37,12 @@ export function Invitations() {
         </div>
       )}
       <InviteList
-        links={links}
+        invites={links}
         onError={setError}
         reload={() => void load()}
-        onRevoked={(id) => {
-          asked.current++;
-          setLinks((l) => l && l.filter((i) => i.id !== id));
+        onRevoked={(gone) => {
+          asked.current++; // an answer still on its way predates the revocation
+          setLinks((l) => l && l.filter((i) => i.id !== gone.id || i.is_multiuse !== gone.is_multiuse));
         }}
       />
       {error && (

@@ -44,7 +44,7 @@ function PersonRow({ u }: { u: User }) {
       </td>
       <td>
         {canDeactivateUser(s, u.user_id) && !u.is_bot && <button type="button" class="button danger" aria-label={`Deactivate ${u.full_name}`} onClick={() => openDialog(() => <DeactivateDialog userId={u.user_id} />)}>Deactivate</button>}
-        {canSendPasswordReset(s, u.user_id) && u.user_id !== s.me && <ActionButton label="Send password reset email" aria={`Send ${u.full_name} a password reset email`} run={() => sendPasswordReset(u.user_id)} />}
+        {canSendPasswordReset(s, u.user_id) && u.user_id !== s.me && <ActionButton label="Reset password" aria={`Reset password for ${u.full_name} (sends them an email)`} run={() => sendPasswordReset(u.user_id)} />}
         {canReactivateUser(s, u.user_id) && <ActionButton label="Reactivate" aria={`Reactivate ${u.full_name}`} run={() => reactivatePerson(u.user_id)} />}
       </td>
     </tr>

@@ -8,16 +8,7 @@ import { useState } from "preact/hooks";
 import { api, describeError } from "../../../api/http";
 import { me, state, users } from "../../../state/store";
 import { SaveError, SaveStatus, useId, useSaver } from "../controls";
-import { zuliprc } from "./values";
-
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-  const a = Object.assign(document.createElement("a"), { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { download, zuliprc } from "../../../api/settings-calls";
 
 export function ApiKey() {
   const [asking, setAsking] = useState(false);

@@ -5,6 +5,7 @@
  * which topics follow or unmute themselves. Every switch is saved with PATCH /settings.
  */
 import { askPermission, permission, testNotification } from "../../../notify/desktop";
+import { webPushSupported } from "../../../notify/service-worker";
 import { playSound } from "../../../notify/sound";
 import { realm, settings } from "../../../state/store";
 import type { Settings } from "../../../state/types";
@@ -149,6 +150,11 @@ export function Notifications() {
         </button>
       </div>
       <h3>Mobile</h3>
+      <p class="muted-text">
+        {webPushSupported()
+          ? "Mobile notifications also reach this browser and your installed Parley app (Web Push) when no Parley window is open, once this browser shows Parley's notifications."
+          : "This browser cannot receive push notifications; the Zulip mobile apps can."}
+      </p>
       <Toggle label="Send mobile notifications even when I'm online" checked={s.enable_online_push_notifications} onSave={saveSetting("enable_online_push_notifications")} />
       <h3>Email</h3>
       <TimeLimit

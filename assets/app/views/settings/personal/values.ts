@@ -1,4 +1,4 @@
-/** The personal settings' values, pure: a list field's options, a people field's ids, a zuliprc. */
+/** The personal settings' values, pure: a list field's options, a people field's ids. */
 
 /** A list field's options, in their order: key and text. */
 export function listOptions(fieldData: string): { key: string; text: string }[] {
@@ -21,6 +21,3 @@ export function fieldPeople(value: string): number[] {
     return [];
   }
 }
-
-/** The zuliprc file Zulip's tools read. */
-export const zuliprc = (email: string, key: string, site: string) => `[api]\nemail=${email}\nkey=${key}\nsite=${site}\n`;

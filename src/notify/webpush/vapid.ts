@@ -1,0 +1,45 @@
+/**
+ * The server's VAPID key pair (RFC 8292): made on the first start and kept in DATA_DIR/vapid.json (mode
+ * 0600), so browsers' subscriptions, bound to the public key, survive restarts.
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import webpush from "web-push";
+
+export interface VapidKeys {
+  /** base64url, the uncompressed P-256 point browsers take as applicationServerKey */
+  publicKey: string;
+  privateKey: string;
+}
+
+const known = new Map<string, VapidKeys>();
+
+const isKeys = (v: unknown): v is VapidKeys =>
+  typeof v === "object" && v !== null && typeof (v as VapidKeys).publicKey === "string" && typeof (v as VapidKeys).privateKey === "string";
+
+/** The data dir's key pair, made and saved the first time. */
+export function vapidKeys(dataDir: string): VapidKeys {
+  const cached = known.get(dataDir);
+  if (cached) return cached;
+  const path = join(dataDir, "vapid.json");
+  let keys: VapidKeys;
+  try {
+    const saved: unknown = JSON.parse(readFileSync(path, "utf8"));
+    if (!isKeys(saved)) throw new Error(`${path} does not hold a VAPID key pair; move it away to make a new one`);
+    keys = { publicKey: saved.publicKey, privateKey: saved.privateKey };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    keys = webpush.generateVAPIDKeys();
+    mkdirSync(dataDir, { recursive: true });
+    // "wx": two processes racing on a fresh data dir must not each write their own pair
+    try {
+      writeFileSync(path, JSON.stringify(keys, null, 2) + "\n", { mode: 0o600, flag: "wx" });
+      chmodSync(path, 0o600);
+    } catch (w) {
+      if ((w as NodeJS.ErrnoException).code !== "EEXIST") throw w;
+      return vapidKeys(dataDir);
+    }
+  }
+  known.set(dataDir, keys);
+  return keys;
+}
