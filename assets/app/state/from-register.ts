@@ -111,7 +111,7 @@ export const toBot = (b: Json): Bot => ({
   avatar_url: b.avatar_url ?? null,
 });
 
-export const toFolder = (f: Json): ChannelFolder => ({ id: f.id, name: f.name, description: f.description ?? "", is_archived: !!f.is_archived, order: f.order ?? 0 });
+export const toFolder = (f: Json): ChannelFolder => ({ id: f.id, name: f.name, description: f.description ?? "", is_archived: !!f.is_archived, ...(typeof f.order === "number" && { order: f.order }) });
 
 export const toProfileField = (f: Json): ProfileField => ({
   id: f.id,
