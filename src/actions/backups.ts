@@ -9,6 +9,7 @@ import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { App } from "../app";
 import { writeBackup } from "../backup/create";
+import { ZulipError } from "../errors";
 
 const MINUTE = 60_000;
 /** After a failure, the next try: soon enough that a fixed problem is noticed, rare enough not to flood the log. */
@@ -77,6 +78,58 @@ export async function backUpWhenDue(app: App, signal?: AbortSignal): Promise<voi
     const retry = Math.min(RETRY_MS, cfg.every_hours * 3_600_000);
     status.retryAtMs = now + retry;
     app.log.error(`backup failed; trying again in ${Math.round(retry / MINUTE)} min`, { file, error: (e as Error)?.message ?? String(e), failures: status.failures });
+  } finally {
+    status.running = false;
+  }
+}
+
+/** Where archives go: `[backup] dir`, or DATA_DIR/backups for one made on request while automatic backups are off. */
+export const backupDir = (app: App) => app.config.backup.dir || join(app.config.data_dir, "backups");
+
+export interface Archive {
+  name: string;
+  path: string;
+  /** the time in its name (ms) */
+  timeMs: number;
+  bytes: number;
+}
+
+/** The newest finished archive in the backup folder, or null (no folder, or nothing in it yet). */
+export async function newestArchive(app: App): Promise<Archive | null> {
+  const dir = backupDir(app);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const newest = names.filter((n) => archiveTime(n) !== null).sort((a, b) => archiveTime(b)! - archiveTime(a)!)[0];
+  if (!newest) return null;
+  const st = await stat(join(dir, newest)).catch(() => null);
+  return st ? { name: newest, path: join(dir, newest), timeMs: archiveTime(newest)!, bytes: st.size } : null;
+}
+
+/**
+ * Makes an archive now (the owner's "Back up now"), in the same folder and with the same names and
+ * pruning as the automatic ones, so the next automatic backup counts from it. One at a time: a second
+ * request while one runs is refused rather than queued.
+ */
+export async function backUpNow(app: App): Promise<Archive> {
+  const status = backupStatus(app);
+  if (status.running) throw new ZulipError("BAD_REQUEST", "A backup is being made already; try again when it is done.", 409);
+  const dir = backupDir(app);
+  const now = app.clock.now();
+  const name = archiveName(now, app.config.backup.gzip);
+  status.running = true;
+  try {
+    await mkdir(dir, { recursive: true });
+    if (await stat(join(dir, name)).catch(() => null)) throw new ZulipError("BAD_REQUEST", "A backup was made this very second; try again in a moment.", 409);
+    const { bytes, manifest } = await writeBackup(app.config, join(dir, name), { db: app.db, now: new Date(now) });
+    status.lastSuccessMs = now;
+    status.failures = 0;
+    app.log.info("backup written on request", { file: join(dir, name), bytes, files: manifest.counts.files });
+    await prune(app, dir, app.config.backup.keep);
+    return { name, path: join(dir, name), timeMs: now, bytes };
+  } catch (e) {
+    if (e instanceof ZulipError) throw e;
+    status.lastFailureMs = now;
+    app.log.error("backup on request failed", { file: join(dir, name), error: (e as Error)?.message ?? String(e) });
+    throw new ZulipError("BAD_REQUEST", `The backup failed: ${(e as Error)?.message ?? String(e)}`, 500);
   } finally {
     status.running = false;
   }

@@ -11,6 +11,7 @@ import {
 import { formatStream, formatStreams, loadAudience, metadataAudience, renderDescription } from "./channel-data";
 import { accessBotById } from "./bots";
 import { publishDefaultStreams } from "./default-streams";
+import { dropArchivedChannel, publishDefaultStreamGroups } from "./default-stream-groups";
 import { groupSettingApiValue, systemGroupId, updateGroupSetting } from "./group-settings";
 import { postChannelNotice } from "./channel-notices";
 import {
@@ -375,7 +376,7 @@ export async function archiveChannel(app: App, me: UserRow, streamId: number): P
   const audience = metadataAudience(app, await loadAudience(app, app.db, [stream.id]), stream);
   const wasDefault = (await listDefaultStreamIds(app.db, realm.id)).includes(stream.id);
   const resetSettings = ANNOUNCEMENT_SETTINGS.filter((k) => realm.settings[k] === stream.id);
-  await app.db.tx(async (sql) => {
+  const inGroups = await app.db.tx(async (sql) => {
     await updateStream(sql, stream.id, { is_archived: 1 });
     if (wasDefault) await removeDefaultStream(sql, realm.id, stream.id);
     if (resetSettings.length) {
@@ -383,7 +384,9 @@ export async function archiveChannel(app: App, me: UserRow, streamId: number): P
       for (const k of resetSettings) stored[k] = -1;
       await updateRealm(sql, realm.id, { settings: JSON.stringify(stored) });
     }
+    return dropArchivedChannel(sql, stream.id);
   });
+  if (inGroups) await publishDefaultStreamGroups(app);
   if (resetSettings.length) {
     await reloadRealm(app);
     const everyone = (await listUsers(app.db, realm.id)).filter((u) => u.is_active).map((u) => u.id);

@@ -33,6 +33,8 @@ import { draftRoutes } from "./drafts";
 import { savedSnippetRoutes } from "./saved-snippets";
 import { linkifierRoutes } from "./linkifiers";
 import { scheduledMessageRoutes } from "./scheduled-messages";
+import { serverPageRoutes } from "./server-page";
+import { defaultStreamGroupRoutes } from "./default-stream-groups";
 import { webhookRoutes } from "./webhooks";
 import { profileImageRoutes } from "./profile-images";
 import { passwordResetRoutes } from "./password-reset";
@@ -81,6 +83,8 @@ function areas(app: App, prefix: string): AnyElysia {
     .use(savedSnippetRoutes(app))
     .use(linkifierRoutes(app))
     .use(scheduledMessageRoutes(app))
+    .use(serverPageRoutes(app))
+    .use(defaultStreamGroupRoutes(app))
     .use(profileImageRoutes(app))
     .use(passwordResetRoutes(app))
     .use(webPushRoutes(app));

@@ -45,7 +45,7 @@ const PRAGMAS = ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PR
 
 /** Tables whose rows go too when a row of the key table is deleted (ON DELETE CASCADE). */
 const CASCADES: Record<string, string[]> = {
-  streams: ["subscriptions", "default_streams", "user_topics"],
+  streams: ["subscriptions", "default_streams", "user_topics", "default_stream_group_streams"],
   messages: ["user_messages", "reactions", "attachment_messages", "submessages"],
   user_groups: ["user_group_members", "user_group_subgroups"],
   users: ["sessions"],

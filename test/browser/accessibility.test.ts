@@ -3,8 +3,9 @@
  * runs in Debian's Chromium on each view, and no serious or critical violation is allowed. The views:
  * the login page, the inbox, recent conversations, a topic with code, quotes, mentions, an image and a
  * spoiler, a direct-message conversation, the message and personal menus open, the lightbox, the dark
- * theme, a phone-width page with its drawer open, browse channels and the create-a-channel dialog, and every
- * personal settings section (light, dark, and at phone width). Then the keyboard: the skip link and a menu's focus.
+ * theme, a phone-width page with its drawer open, browse channels and the create-a-channel dialog, every
+ * personal settings section (light, dark, and at phone width) and the organization's settings screens.
+ * Then the keyboard: the skip link and a menu's focus.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -269,6 +270,30 @@ describe("the web app's accessibility", () => {
     await page.getByRole("menu").waitFor({ state: "detached" });
     expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
   }, 20_000);
+
+  test("the organization's settings screens, as the owner (every control and the server page), light and dark and at phone width, have none", async () => {
+    await s.app.db.run("UPDATE users SET password_hash = ? WHERE id = ?", [await hashPassword("desdemona-pass"), s.users.desdemona.id]);
+    (await s.users.iago.client.post("/realm/filters", { pattern: "#(?P<id>[0-9]+)", url_template: "https://tracker.example/{id}" })).success();
+    (await s.users.iago.client.post("/realm/profile_fields", { name: "Desk", hint: "Where to find you", field_type: 1 })).success();
+    (await s.users.iago.client.post("/default_streams", { stream_id: general })).success();
+    const sections = ["organization-profile", "organization-settings", "organization-permissions", "organization-level-user-defaults", "emoji-settings", "linkifier-settings", "playground-settings", "profile-field-settings", "default-channels-list", "channel-folders", "invites-list-admin", "server"];
+    for (const [dark, width] of [[false, 1280], [true, 1280], [false, 390]] as const) {
+      const page = await open({ dark, width, height: 844 });
+      await page.goto(`${base}/#organization/organization-profile`);
+      await page.fill("#login-email", "desdemona@zulip.com");
+      await page.fill("#login-password", "desdemona-pass");
+      await page.click(".login-form button[type=submit]");
+      await page.locator(".app-shell").waitFor();
+      for (const section of width === 390 ? ["organization-permissions", "linkifier-settings", "server"] : sections) {
+        await page.goto(`${base}/#organization/${section}`);
+        const panel = page.locator(".settings-panel");
+        await panel.locator(".settings-section").waitFor();
+        if (section === "server") await panel.getByRole("button", { name: "Back up now" }).waitFor();
+        if (section === "linkifier-settings") await panel.getByLabel("Try it on a sample text").fill("Fixed in #12");
+        await expectAccessible(page, `${dark ? "dark " : ""}${width === 390 ? "phone " : ""}#organization/${section}`, "[role=dialog]");
+      }
+    }
+  }, 90_000);
 
   test("at phone width, the page and its open drawers have none", async () => {
     const page = await open({ width: 390, height: 844 });

@@ -353,6 +353,25 @@ async function shoot(channels: Record<string, number>) {
   await capture(page, "image-dark");
   await page.context().close();
 
+  // the organization's settings, as the owner: permissions, linkifiers with a preview, the server page
+  page = await newPage(1280, 800);
+  await api("ada", "POST", "/realm/filters", { pattern: "#(?P<id>[0-9]+)", url_template: "https://github.com/lighthouse/app/issues/{id}" });
+  await api("ada", "POST", "/realm/filters", { pattern: "RFC ?(?P<rfc>[0-9]+)", url_template: "https://www.rfc-editor.org/rfc/rfc{rfc}" });
+  await page.goto(server!.base + "/#organization/organization-permissions");
+  await page.getByLabel("Who can create public channels").waitFor();
+  await capture(page, "settings-org-permissions");
+  await page.goto(server!.base + "/#organization/linkifier-settings");
+  await page.getByLabel("Pattern").fill("(?P<team>[A-Z]+)-(?P<n>[0-9]+)");
+  await page.getByLabel("URL template").fill("https://tracker.lighthouse.example/{team}/{n}");
+  await page.getByLabel("Try it on a sample text").fill("Fixed in APP-123, see WEB-9");
+  await page.locator(".linkifier-preview a").first().waitFor();
+  await capture(page, "settings-linkifiers");
+  await page.goto(server!.base + "/#organization/server");
+  await page.getByRole("button", { name: "Back up now" }).click();
+  await page.locator(".latest-backup", { hasText: "parley-backup-" }).waitFor();
+  await capture(page, "settings-server");
+  await page.context().close();
+
   // phone width: the conversation, and the sidebar opened
   page = await newPage(390, 844);
   await openTopic(page, release, "Staging is on 2.4");

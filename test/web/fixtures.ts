@@ -143,6 +143,7 @@ export function sampleState(): State {
     profile_fields: [],
     alert_words: [],
     saved_snippets: {},
+    org: { settings: { can_add_custom_emoji_group: 3 }, user_defaults: {}, linkifiers: [], playgrounds: [], default_channel_groups: [] },
   };
 }
 

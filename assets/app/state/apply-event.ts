@@ -11,7 +11,7 @@ import { onReaction, onSubmessage } from "./reduce/reactions";
 import { onDrafts, onScheduledMessages } from "./reduce/drafts";
 import { onStream, onSubscription } from "./reduce/channels";
 import { onAlertWords, onSavedSnippets } from "./reduce/account";
-import { onChannelFolder, onDefaultStreams, onProfileFields, onRealmBot } from "./reduce/org";
+import { onChannelFolder, onDefaultStreamGroups, onDefaultStreams, onLinkifiers, onPlaygrounds, onProfileFields, onRealmBot, onRealmSettings, onUserDefaults } from "./reduce/org";
 import type { State } from "./types";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -31,7 +31,7 @@ const REDUCERS: Record<string, (state: State, e: ServerEvent) => State> = {
   user_settings: onUserSettings,
   user_topic: onUserTopic,
   user_group: onUserGroup,
-  realm: onRealm,
+  realm: (state, e) => onRealmSettings(onRealm(state, e), e),
   realm_emoji: onRealmEmoji,
   reaction: onReaction,
   submessage: onSubmessage,
@@ -43,6 +43,10 @@ const REDUCERS: Record<string, (state: State, e: ServerEvent) => State> = {
   default_streams: onDefaultStreams,
   channel_folder: onChannelFolder,
   custom_profile_fields: onProfileFields,
+  realm_user_settings_defaults: onUserDefaults,
+  realm_linkifiers: onLinkifiers,
+  realm_playgrounds: onPlaygrounds,
+  default_stream_groups: onDefaultStreamGroups,
 };
 
 export function applyEvent(state: State, e: ServerEvent): State {

@@ -1,6 +1,8 @@
 /** The state from a POST /register answer (REGISTER_PARAMS): the one place the app reads it. */
 import { dmKey } from "./people";
 import { placeKey } from "./user-topics";
+import { orgOf } from "./org";
+import { toGroupSetting } from "./group-setting";
 import {
   CHANNEL_PERMISSIONS,
   type Channel,
@@ -52,9 +54,7 @@ function personExtras(u: Json): Partial<User> {
 
 export const toSnippet = (s: Json): SavedSnippet => ({ id: s.id, title: s.title, content: s.content, date_created: s.date_created });
 
-/** A group-setting value as the app keeps it (an anonymous group's lists sorted). */
-export const toGroupSetting = (v: Json): GroupSetting =>
-  typeof v === "number" ? v : { direct_members: [...(v?.direct_members ?? [])].sort((a, b) => a - b), direct_subgroups: [...(v?.direct_subgroups ?? [])].sort((a, b) => a - b) };
+export { toGroupSetting } from "./group-setting";
 
 /** A list of subscribers as the app keeps it: sorted, no duplicates. */
 export const sortedIds = (ids: readonly number[] | undefined): number[] => [...new Set(ids ?? [])].sort((a, b) => a - b);
@@ -111,7 +111,7 @@ export const toBot = (b: Json): Bot => ({
   avatar_url: b.avatar_url ?? null,
 });
 
-export const toFolder = (f: Json): ChannelFolder => ({ id: f.id, name: f.name, description: f.description ?? "", is_archived: !!f.is_archived });
+export const toFolder = (f: Json): ChannelFolder => ({ id: f.id, name: f.name, description: f.description ?? "", is_archived: !!f.is_archived, ...(typeof f.order === "number" && { order: f.order }) });
 
 export const toProfileField = (f: Json): ProfileField => ({
   id: f.id,
@@ -251,7 +251,7 @@ function optionalGroups(r: Json): Partial<Realm> {
 /** Default channels as ids (Zulip sent channel objects before feature level 330). */
 export const defaultChannelIds = (list: Json[] | undefined): number[] => sortedIds((list ?? []).map((d: Json) => (typeof d === "number" ? d : d.stream_id)));
 
-export const toRealmEmoji = (e: Json): RealmEmoji => ({ id: String(e.id), name: e.name, source_url: e.source_url, deactivated: !!e.deactivated });
+export const toRealmEmoji = (e: Json): RealmEmoji => ({ id: String(e.id), name: e.name, source_url: e.source_url, deactivated: !!e.deactivated, author_id: e.author_id ?? null });
 
 export function realmEmojiOf(dict: Json): Record<string, RealmEmoji> {
   const out: Record<string, RealmEmoji> = {};
@@ -343,5 +343,6 @@ export function fromRegister(r: Json): State {
     default_channels: defaultChannelIds(r.realm_default_streams),
     channel_folders: Object.fromEntries((r.channel_folders ?? []).map((f: Json) => [f.id, toFolder(f)])),
     profile_fields: profileFieldsOf(r.custom_profile_fields),
+    org: orgOf(r),
   };
 }

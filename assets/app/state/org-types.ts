@@ -22,6 +22,8 @@ export interface ChannelFolder {
   name: string;
   description: string;
   is_archived: boolean;
+  /** its place in the organization's order (PATCH /channel_folders); absent in a state made for a test */
+  order?: number;
 }
 
 /** A custom profile field's definition (the values are in each person's profile_data). */

@@ -6,6 +6,7 @@
  * free of the time limits for moves, archived channels closed to changes.
  */
 import { groupHasMember } from "./people";
+import { orgGroup } from "./org";
 import type { Channel, ChannelPermission, GroupSetting, Message, State, UserGroupPermission } from "./types";
 
 const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
@@ -309,3 +310,45 @@ export const canAddGroupMembers = (state: State, groupId: number) => groupPermis
 export const canRemoveGroupMembers = (state: State, groupId: number) => groupPermission(state, groupId, "can_remove_members_group");
 export const canJoinGroup = (state: State, groupId: number) => groupPermission(state, groupId, "can_join_group") || canAddGroupMembers(state, groupId);
 export const canLeaveGroup = (state: State, groupId: number) => groupPermission(state, groupId, "can_leave_group") || canRemoveGroupMembers(state, groupId);
+
+// The organization's administration screens (Zulip's settings_org.ts, settings_emoji.ts and the
+// server's checks in actions/realm.ts, realm-emoji.ts): who sees which section and who may change what.
+
+/** Settings only owners may change (the server's OWNER_ONLY_REALM_SETTINGS, Zulip's update_realm). */
+export const OWNER_ONLY_ORG_SETTINGS: ReadonlySet<string> = new Set([
+  "invite_required",
+  "create_multiuse_invite_group",
+  "can_create_groups",
+  "can_invite_users_group",
+  "can_manage_all_groups",
+  "emails_restricted_to_domains",
+  "disallow_disposable_email_addresses",
+  "waiting_period_threshold",
+  "message_retention_days",
+]);
+
+/** The organization's sections of the settings overlay. */
+export type OrgSection = "profile" | "settings" | "permissions" | "user-defaults" | "emoji" | "linkifiers" | "playgrounds" | "profile-fields" | "default-channels" | "channel-folders" | "invites" | "server";
+
+/**
+ * Whether the person sees a section: everyone sees the organization's settings (read-only unless they
+ * may change them, as in Zulip); the invitations only those who may invite or administrators; the
+ * server's page only owners.
+ */
+export function seesOrgSection(state: State, section: OrgSection): boolean {
+  if (section === "server") return isOwner(state);
+  if (section === "invites") return isAdmin(state) || canInvite(state);
+  return true;
+}
+
+/** May change one organization setting (PATCH /realm): administrators, owners for the owner-only ones. */
+export const canEditOrgSetting = (state: State, name: string): boolean => isAdmin(state) && (!OWNER_ONLY_ORG_SETTINGS.has(name) || isOwner(state));
+
+/** May change the organization's lists: linkifiers, playgrounds, profile fields, default channels, folders, new users' defaults. */
+export const canAdministerOrg = (state: State): boolean => isAdmin(state);
+
+/** May upload a custom emoji: in can_add_custom_emoji_group (never a guest). */
+export const canAddEmoji = (state: State): boolean => !isGuest(state) && !!state.org && holds(state, orgGroup(state.org, "can_add_custom_emoji_group"));
+
+/** May delete a custom emoji: administrators, or its author. */
+export const canDeleteEmoji = (state: State, emoji: { author_id?: number | null }): boolean => isAdmin(state) || (emoji.author_id != null && emoji.author_id === state.me);

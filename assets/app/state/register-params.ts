@@ -28,6 +28,11 @@ export const FETCH_EVENT_TYPES = [
   // personal settings: alert words, saved snippets
   "alert_words",
   "saved_snippets",
+  // the administration screens (state/org.ts): settings, new users' defaults, linkifiers, playgrounds
+  "realm_user_settings_defaults",
+  "realm_linkifiers",
+  "realm_playgrounds",
+  "default_stream_groups",
 ];
 
 export const CLIENT_CAPABILITIES = {

@@ -7,6 +7,7 @@ import { computed, signal } from "@preact/signals";
 import { applyEvents, type ServerEvent } from "./apply-event";
 import type { State } from "./types";
 import { unreadCounts } from "./unread";
+import { EMPTY_ORG } from "./org";
 
 export const state = signal<State | null>(null);
 
@@ -43,6 +44,7 @@ export const mutedUsers = computed(() => the().muted_users);
 export const realmEmoji = computed(() => the().realm_emoji);
 export const serverDrafts = computed(() => the().drafts);
 export const scheduled = computed(() => the().scheduled);
+export const org = computed(() => the().org ?? EMPTY_ORG);
 
 /** recounted only when unread messages, subscriptions or topic settings change */
 export const counts = computed(() => unreadCounts({ unread: unread.value, subscriptions: subscriptions.value, user_topics: userTopics.value }));

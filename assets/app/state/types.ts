@@ -5,6 +5,8 @@
  */
 import type { Bot, ChannelFolder, ProfileField, ProfileValue } from "./org-types";
 
+import type { OrgState } from "./org";
+
 /**
  * One term of a search (Zulip's narrow terms). Operands are kept in a canonical form: a channel by its
  * id, people (sender, dm) by their ids, comma-separated; free text under the "search" operator.
@@ -292,6 +294,8 @@ export interface RealmEmoji {
   name: string;
   source_url: string;
   deactivated: boolean;
+  /** who uploaded it (null: unknown) */
+  author_id?: number | null;
 }
 
 /** A draft kept by the server (when the person synchronizes drafts). */
@@ -410,4 +414,6 @@ export interface State {
   default_channels?: number[];
   channel_folders?: Record<number, ChannelFolder>;
   profile_fields?: ProfileField[];
+  /** the organization's settings and lists for the administration screens (optional like the above) */
+  org?: OrgState;
 }

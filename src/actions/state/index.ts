@@ -25,6 +25,7 @@ import type { StateFetcher } from "./options";
 
 export type { StateFetcher, StateOptions } from "./options";
 import { scheduledMessagesState } from "./scheduled-messages";
+import { defaultStreamGroupsState } from "../default-stream-groups";
 
 
 /**
@@ -63,7 +64,7 @@ export const STATE_FETCHERS: Record<string, StateFetcher> = {
   realm_filters: realmFiltersState,
   onboarding_steps: misc.onboardingStepsState,
   realm_domains: misc.realmDomainsState,
-  default_stream_groups: misc.defaultStreamGroupsState,
+  default_stream_groups: defaultStreamGroupsState,
   video_calls: misc.videoCallsState,
   giphy: misc.giphyState,
   stop_words: misc.stopWordsState,

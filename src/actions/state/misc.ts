@@ -9,9 +9,6 @@ export const onboardingStepsState = () => ({ onboarding_steps: [], navigation_to
 /** No domain-restricted sign-up: the list of allowed domains is empty. */
 export const realmDomainsState = () => ({ realm_domains: [] });
 
-/** Default channel groups (an experimental Zulip feature) are not offered. */
-export const defaultStreamGroupsState = () => ({ realm_default_stream_groups: [] });
-
 /** No Zoom integration. */
 export const videoCallsState = () => ({ has_zoom_token: false });
 

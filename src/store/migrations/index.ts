@@ -10,6 +10,7 @@ import m0005 from "./0005_submessages.sql" with { type: "text" };
 import m0007 from "./0007_email_invites.sql" with { type: "text" };
 import m0006 from "./0006_notify.sql" with { type: "text" };
 import m0008 from "./0008_web_push.sql" with { type: "text" };
+import m0012 from "./0012_admin.sql" with { type: "text" };
 import m0013 from "./0013_webhooks.sql" with { type: "text" };
 import m0014 from "./0014_import.sql" with { type: "text" };
 
@@ -29,6 +30,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: "email_invites", sql: m0007 },
   { version: 6, name: "notify", sql: m0006 },
   { version: 8, name: "web_push", sql: m0008 },
+  { version: 12, name: "admin", sql: m0012 },
   { version: 13, name: "webhooks", sql: m0013 },
   { version: 14, name: "import", sql: m0014 },
 ];

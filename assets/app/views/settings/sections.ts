@@ -12,7 +12,7 @@
 import type { ComponentType } from "preact";
 import type { SettingsArea } from "../../nav/hash";
 import type { State } from "../../state/types";
-import { creatableBotTypes, isAdmin } from "../../state/permissions";
+import { creatableBotTypes, isAdmin, seesOrgSection, type OrgSection } from "../../state/permissions";
 
 export interface Section {
   id: string;
@@ -29,6 +29,23 @@ const hasBots = (s: State) => creatableBotTypes(s).length > 0 || Object.values(s
 /** Integrations: for those who may create incoming-webhook bots or own one. */
 const hasWebhookBots = (s: State) => creatableBotTypes(s).includes(2) || Object.values(s.bots ?? {}).some((b) => b.owner_id === s.me && b.bot_type === 2);
 
+/** The organization's administration screens (Zulip's ids), each seen by whom state/permissions.ts says. */
+const org = (id: string, label: string, section: OrgSection, load: () => Promise<ComponentType>): Section => ({ id, area: "organization", label, visible: (s) => seesOrgSection(s, section), load });
+const ORGANIZATION_SECTIONS: Section[] = [
+  org("organization-profile", "Organization profile", "profile", () => import("./organization/OrgProfile").then((m) => m.OrgProfile)),
+  org("organization-settings", "Organization settings", "settings", () => import("./organization/OrgSettings").then((m) => m.OrgSettings)),
+  org("organization-permissions", "Organization permissions", "permissions", () => import("./organization/OrgPermissions").then((m) => m.OrgPermissions)),
+  org("organization-level-user-defaults", "Default user settings", "user-defaults", () => import("./organization/UserDefaults").then((m) => m.UserDefaults)),
+  org("emoji-settings", "Custom emoji", "emoji", () => import("./emoji/CustomEmoji").then((m) => m.CustomEmoji)),
+  org("linkifier-settings", "Linkifiers", "linkifiers", () => import("./linkifiers/Linkifiers").then((m) => m.Linkifiers)),
+  org("playground-settings", "Code playgrounds", "playgrounds", () => import("./linkifiers/Playgrounds").then((m) => m.Playgrounds)),
+  org("profile-field-settings", "Custom profile fields", "profile-fields", () => import("./profile-fields/ProfileFields").then((m) => m.ProfileFields)),
+  org("default-channels-list", "Default channels", "default-channels", () => import("./default-channels/DefaultChannels").then((m) => m.DefaultChannels)),
+  org("channel-folders", "Channel folders", "channel-folders", () => import("./channel-folders/ChannelFolders").then((m) => m.ChannelFolders)),
+  org("invites-list-admin", "Invitations", "invites", () => import("./invites/Invitations").then((m) => m.Invitations)),
+  org("server", "Server", "server", () => import("./server/ServerPage").then((m) => m.ServerPage)),
+];
+
 export const SECTIONS: Section[] = [
   // personal
   { id: "profile", area: "personal", label: "Profile", visible: always, load: () => import("./personal/Profile").then((m) => m.Profile) },
@@ -43,6 +60,7 @@ export const SECTIONS: Section[] = [
   { id: "your-bots", area: "personal", label: "Bots", visible: hasBots, load: () => import("./bots/Bots").then((m) => m.YourBots) },
   { id: "integrations", area: "personal", label: "Integrations", visible: hasWebhookBots, load: () => import("./integrations/Integrations").then((m) => m.Integrations) },
   // organization (the administration screens add theirs here)
+  ...ORGANIZATION_SECTIONS,
   { id: "user-list-admin", area: "organization", label: "Users", visible: always, load: () => import("./people/Users").then((m) => m.Users) },
   { id: "deactivated-users-admin", area: "organization", label: "Deactivated users", visible: isAdmin, load: () => import("./people/Users").then((m) => m.DeactivatedUsers) },
   { id: "bot-list-admin", area: "organization", label: "Bots", visible: isAdmin, load: () => import("./bots/Bots").then((m) => m.AllBots) },
