@@ -13,7 +13,7 @@ import {
 import type { Sql } from "../store/db";
 import { findUserByEmail, findUserById, type UserRow } from "../store/users";
 import { hasRealmPermission } from "./channel-access";
-import { sendInvitationEmails } from "./invite-email";
+import { queueInvitationEmails } from "./invite-email";
 import {
   checkInviteChannels,
   checkInvitedRole,
@@ -150,10 +150,11 @@ export async function inviteByEmail(app: App, me: UserRow, input: NewEmailInvite
       rows.push((await findEmailInvite(sql, realm.id, id))!);
     }
     await recordInviteEmailsSent(sql, realm.id, created, rows.length);
+    // the emails are outbox rows of this transaction: an invitation is never stored without its email
+    await queueInvitationEmails(app, sql, rows, me);
     return rows;
   });
   await notifyInvitesChanged(app, me.id);
-  await sendInvitationEmails(app, invites, me);
   if (skipped.length) {
     throw invitationFailed(
       "Some of those addresses are already using Parley, so we didn't send them an invitation. We did send invitations to everyone else!",
@@ -180,12 +181,12 @@ export async function resendEmailInvite(app: App, me: UserRow, inviteId: number)
   const invite = await accessEmailInvite(app, me, inviteId);
   // a revoked or expired invitation is no longer listed: there is nothing to resend
   if (invite.revoked || (invite.expires !== null && invite.expires <= nowSecs(app))) throw badRequest("No such invitation");
+  const referrer = (await findUserById(app.db, invite.referrer_id))!;
   await app.db.tx(async (sql) => {
     await checkInviteLimit(app, sql, 1);
     await recordInviteEmailsSent(sql, realmOf(app).id, nowSecs(app), 1);
+    await queueInvitationEmails(app, sql, [invite], referrer);
   });
-  const referrer = (await findUserById(app.db, invite.referrer_id))!;
-  await sendInvitationEmails(app, [invite], referrer);
 }
 
 /** DELETE /invites/{invite_id}: the emailed link stops working. */

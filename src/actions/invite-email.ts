@@ -2,7 +2,8 @@ import { realmOf, type App } from "../app";
 import type { InviteRow } from "../store/invites";
 import type { UserRow } from "../store/users";
 import { inviteLink } from "./invites";
-import { sendEmail } from "./mail";
+import { queueEmail } from "./mail";
+import type { Sql } from "../store/db";
 
 /**
  * The invitation email (Zulip's zerver/emails/invitation): who invites, to which organization, and
@@ -33,7 +34,7 @@ export function invitationEmail(app: App, invite: InviteRow, referrer: Pick<User
   };
 }
 
-/** Sends invitation emails (after the invitations are committed); a delivery failure is logged by sendEmail, never thrown. */
-export async function sendInvitationEmails(app: App, invites: InviteRow[], referrer: Pick<UserRow, "full_name">): Promise<void> {
-  for (const invite of invites) await sendEmail(app, invitationEmail(app, invite, referrer));
+/** Queues the invitation emails in the caller's transaction (the outbox sends them once it commits). */
+export async function queueInvitationEmails(app: App, sql: Sql, invites: InviteRow[], referrer: Pick<UserRow, "full_name">): Promise<void> {
+  for (const invite of invites) await queueEmail(app, sql, invitationEmail(app, invite, referrer));
 }

@@ -59,6 +59,8 @@ describe("an administrator manages people", () => {
     const { page, errors } = await suite.open();
     await logInIago(page, "/#organization/user-list-admin");
     const role = userRow(page, "Cordelia").getByLabel("Role of Cordelia, Lear's daughter");
+    // (the section's chunk may still be loading: wait for the control before reading its options)
+    await role.waitFor();
     // an administrator is not offered the owner role
     expect(await role.locator("option").allTextContents()).toEqual(["Guest", "Member", "Moderator", "Administrator"]);
     await role.selectOption({ label: "Moderator" });

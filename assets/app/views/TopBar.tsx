@@ -5,7 +5,7 @@ import { canInviteAnyhow } from "../state/permissions";
 import { sectionsOf } from "./settings/sections";
 import { me, realm, settings, state, users } from "../state/store";
 import { BellIcon, BuildingIcon, GearIcon, InviteIcon, KeyboardIcon, LockIcon, LogoutIcon, MenuIcon, MonitorIcon, MoonIcon, PeopleIcon, SunIcon } from "./icons";
-import { openLazyDialog } from "./Dialog";
+import { openInviteDialog, openPasswordDialog } from "./dialog-openers";
 import { SearchBar } from "./SearchBar";
 import { openKeyboardHelp } from "../keyboard/shortcuts";
 import { MenuButton, type MenuItem } from "./Menu";
@@ -33,13 +33,6 @@ function personalItems(): MenuItem[] {
   ];
 }
 
-export function openInviteDialog(): void {
-  openLazyDialog(() => import("./InviteDialog").then((mod) => () => <mod.InviteDialog />));
-}
-
-export function openPasswordDialog(): void {
-  openLazyDialog(() => import("./PasswordDialog").then((mod) => () => <mod.PasswordDialog />));
-}
 
 
 interface Props {

@@ -10,7 +10,7 @@ import { invitesChanged } from "../../../state/invites-changed";
 import { canInvite } from "../../../state/permissions";
 import { state } from "../../../state/store";
 import { InviteList } from "../../InviteList";
-import { openInviteDialog } from "../../TopBar";
+import { openInviteDialog } from "../../dialog-openers";
 
 export function Invitations() {
   const [links, setLinks] = useState<InviteLink[] | null>(null);

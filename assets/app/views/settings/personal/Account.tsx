@@ -4,10 +4,11 @@
  * again (and a new one, and a zuliprc to download), deactivating one's own account, and the privacy
  * switches: typing notices, read receipts, availability, who sees the address.
  */
+import { openPasswordDialog } from "../../dialog-openers";
 import { api } from "../../../api/http";
 import { isAdmin } from "../../../state/permissions";
 import { me, realm, settings, state, users } from "../../../state/store";
-import { ConfirmDialog, openDialog, openLazyDialog } from "../../Dialog";
+import { ConfirmDialog, openDialog } from "../../Dialog";
 import { Select, TextField, Toggle } from "../controls";
 import { ApiKey } from "./ApiKey";
 import { saveSetting } from "./save-setting";
@@ -28,7 +29,6 @@ async function changeEmail(email: string): Promise<string> {
   return `Check ${email} for a confirmation link: the new address takes effect once it is confirmed.`;
 }
 
-const openPasswordDialog = () => openLazyDialog(() => import("../../PasswordDialog").then((mod) => () => <mod.PasswordDialog />));
 
 function deactivate(): void {
   openDialog(() => (
