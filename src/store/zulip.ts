@@ -1,0 +1,84 @@
+import type { Sql } from "./db";
+import { chunked } from "./chunks";
+
+/**
+ * Reads and writes for moving an organization to and from Zulip's export format (src/export/,
+ * src/import/zulip/): whole tables read from a snapshot, and the few columns an import sets after the
+ * common import writer has made the rows.
+ */
+
+/** The tables an export reads whole (messages are paged: see listMessagesAfter). */
+export const EXPORTED_TABLES = [
+  "realm", "users", "streams", "subscriptions", "recipients", "direct_message_groups", "user_groups", "user_group_members",
+  "user_group_subgroups", "realm_emoji", "linkifiers", "custom_profile_fields", "custom_profile_values", "default_streams",
+  "realm_user_defaults", "reactions", "attachments", "attachment_messages",
+] as const;
+export type ExportedTable = (typeof EXPORTED_TABLES)[number];
+
+/** Every row of one of the exported tables, in id (or key) order. */
+export const listTable = (sql: Sql, table: ExportedTable) => {
+  if (!EXPORTED_TABLES.includes(table)) throw new Error(`not an exported table: ${table}`);
+  return sql.all<Record<string, any>>(`SELECT * FROM ${table} ORDER BY rowid`).catch(() => sql.all<Record<string, any>>(`SELECT * FROM ${table}`));
+};
+
+/** Up to `limit` messages with ids above `afterId`, oldest first, with their per-user rows. */
+export async function listMessagesAfter(sql: Sql, afterId: number, limit: number) {
+  const messages = await sql.all<Record<string, any>>("SELECT * FROM messages WHERE id > ? ORDER BY id LIMIT ?", [afterId, limit]);
+  if (!messages.length) return { messages, userMessages: [] as { user_id: number; message_id: number; flags: number }[] };
+  const userMessages = await sql.all<{ user_id: number; message_id: number; flags: number }>(
+    "SELECT user_id, message_id, flags FROM user_messages WHERE message_id BETWEEN ? AND ? ORDER BY message_id, user_id",
+    [messages[0]!.id, messages[messages.length - 1]!.id],
+  );
+  return { messages, userMessages };
+}
+
+export interface ImportedSubscriptionSettings {
+  userId: number;
+  streamId: number;
+  color: string;
+  isMuted: boolean;
+  pinToTop: boolean;
+  desktop: number | null;
+  audible: number | null;
+  push: number | null;
+  email: number | null;
+  wildcard: number | null;
+}
+
+/** A subscription's personal settings as the source had them (the row exists already). */
+export async function setImportedSubscriptionSettings(sql: Sql, rows: ImportedSubscriptionSettings[]) {
+  for (const r of rows) {
+    await sql.run(
+      `UPDATE subscriptions SET color = ?, is_muted = ?, pin_to_top = ?, desktop_notifications = ?, audible_notifications = ?,
+         push_notifications = ?, email_notifications = ?, wildcard_mentions_notify = ? WHERE user_id = ? AND stream_id = ?`,
+      [r.color, r.isMuted ? 1 : 0, r.pinToTop ? 1 : 0, r.desktop, r.audible, r.push, r.email, r.wildcard, r.userId, r.streamId],
+    );
+  }
+}
+
+/** Subscriptions the person had left (kept with their settings, inactive). */
+export async function insertInactiveSubscriptions(sql: Sql, rows: { userId: number; streamId: number; color: string }[]) {
+  for (const part of chunked(rows, 300)) {
+    await sql.run(
+      `INSERT OR IGNORE INTO subscriptions (user_id, stream_id, color, active) VALUES ${part.map(() => "(?,?,?,0)").join(",")}`,
+      part.flatMap((r) => [r.userId, r.streamId, r.color]),
+    );
+  }
+}
+
+/** An imported message's edit state: its history (newest first, as stored) and last edit and move times. */
+export async function setImportedEditHistory(sql: Sql, rows: { id: number; history: string; lastEdit: number | null; lastMoved: number | null }[]) {
+  for (const r of rows) {
+    await sql.run("UPDATE messages SET edit_history = ?, last_edit_time = ?, last_moved_time = ? WHERE id = ?", [r.history, r.lastEdit, r.lastMoved, r.id]);
+  }
+}
+
+/** A custom emoji the source had deactivated. */
+export const deactivateImportedEmoji = (sql: Sql, id: number) => sql.run("UPDATE realm_emoji SET deactivated = 1 WHERE id = ?", [id]);
+
+/** The settings JSON of a realm, replaced whole (the importer merges). */
+export const setRealmSettingsJson = (sql: Sql, realmId: number, settings: string, name: string, description: string) =>
+  sql.run("UPDATE realm SET settings = ?, name = ?, description = ? WHERE id = ?", [settings, name, description, realmId]);
+
+/** A person's stored personal settings (JSON), replaced whole. */
+export const setUserSettingsJson = (sql: Sql, userId: number, settings: string) => sql.run("UPDATE users SET settings = ? WHERE id = ?", [settings, userId]);
