@@ -18,6 +18,8 @@ import { desktop, systemDesktop } from "./desktop";
 import { writeZuliprc } from "./first-run";
 import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
 import { openDb, type Db } from "./store/db";
+import { importSlack } from "./import/slack/import";
+import { ImportError } from "./import/common/problems";
 
 const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
 
@@ -36,6 +38,9 @@ Usage:
                      restores an archive into an empty or new data dir, after checking every checksum
   parley copy-db     [--config FILE] [--data-dir DIR] --to URL [--auth-token TOKEN]
                      copies the embedded database into an empty libSQL database (libsql://, http://, file:)
+  parley import slack EXPORT.zip [--config FILE] [--data-dir DIR] [--token TOKEN] [--org-name NAME]
+                     a Slack export (its "Export data" zip) into a new organization in an empty or new data
+                     dir; with --token (a Slack token) its files are downloaded too
   parley --help | --version
 
 Defaults: data dir ./parley-data, host 127.0.0.1, port 9991. Flags beat PARLEY_DATA_DIR, PARLEY_HOST,
@@ -60,6 +65,7 @@ const COMMANDS = {
   backup: { ...COMMON, to: { type: "string" } },
   restore: { ...COMMON },
   "copy-db": { ...COMMON, to: { type: "string" }, "auth-token": { type: "string" } },
+  import: { ...COMMON, token: { type: "string" }, "org-name": { type: "string" } },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -79,7 +85,7 @@ export async function main(argv: string[]): Promise<number> {
     let values: Record<string, string | boolean | undefined>;
     let positionals: string[] = [];
     try {
-      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: command === "restore" });
+      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: command === "restore" || command === "import" });
       values = parsed.values as typeof values;
       positionals = parsed.positionals;
     } catch (e) {
@@ -111,6 +117,8 @@ export async function main(argv: string[]): Promise<number> {
         return await restore(config, restoreFile(positionals));
       case "copy-db":
         return await copyDb(config, values);
+      case "import":
+        return await importCommand(config, positionals, values);
     }
     return 2;
   } catch (e) {
@@ -247,6 +255,27 @@ async function copyDb(config: Parameters<typeof openApp>[0], values: Record<stri
     }
   } finally {
     for (const suffix of ["", "-wal", "-shm"]) rmSync(snapshot + suffix, { force: true });
+  }
+}
+
+/** import slack: refusals and failures are one line on stderr (exit 1), never a stack trace. */
+async function importCommand(config: Parameters<typeof openApp>[0], positionals: string[], values: Record<string, any>) {
+  const [source, file, ...extra] = positionals;
+  if (source !== "slack") throw new UsageError(source ? `unknown import source '${source}' (known: slack)` : "import needs a source: parley import slack EXPORT.zip --data-dir DIR");
+  if (!file || extra.length) throw new UsageError("import slack takes one export zip: parley import slack EXPORT.zip --data-dir DIR");
+  if (!existsSync(file)) throw new UsageError(`${file} does not exist`);
+  try {
+    const result = await importSlack(config, { zip: file, token: values.token, orgName: values["org-name"] });
+    for (const line of result.summary) console.log(line);
+    console.log(`The organization is in ${result.dataDir}; the owner's API key is in ${join(result.dataDir, "zuliprc")}.`);
+    return 0;
+  } catch (e) {
+    if (e instanceof ImportError) {
+      console.error(`parley: import failed: ${e.message}`);
+      return 1;
+    }
+    console.error(`parley: import failed, nothing was written: ${(e as Error)?.message ?? e}`);
+    return 1;
   }
 }
 

@@ -182,6 +182,7 @@ export class ImportWriter {
       return out;
     });
     await reloadGroups(this.app);
+    this.dir = null; // the renderer's directory reloads with the new people
     this.totals.people += people.length;
     return ids;
   }
@@ -344,7 +345,8 @@ export class ImportWriter {
       await setFirstMessageIds(sql);
       await indexAllMessages(sql);
     });
-    await uploadsOf(this.app).thumbnails.idle?.();
+    await uploadsOf(this.app).thumbnails.idle();
+    // closed before the move: the database's write-ahead log files move with it, whole
     await closeApp(this.app);
     this.target.commit();
     return this.totals;

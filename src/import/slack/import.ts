@@ -1,0 +1,290 @@
+// `parley import slack EXPORT.zip`: Slack's "Export data" zip (users.json, channels.json,
+// groups.json, dms.json, mpims.json and a folder of day files per conversation) into a new
+// organization, following Zulip's Slack import. Day files are read one date at a time across every
+// conversation and written in time order, so memory holds one day, never the export.
+import { copyFile } from "node:fs/promises";
+import { posix } from "node:path";
+import type { Config } from "../../config/schema";
+import { normalizeContent } from "../../domain/topic";
+import { runImport, type ImportResult, type RunOptions } from "../common/run";
+import { ImportError } from "../common/problems";
+import { ZipArchive } from "../common/zip";
+import type { Downloader } from "../common/download";
+import type { ChannelInfo, ImportMessage, ImportWriter } from "../common/writer";
+import { pickOwner, slackEmails, slackFullName, slackPerson, type SlackUser } from "./people";
+import { convertMessage, type Conversation, type ConvertState, type FileLinker, type SlackFile, type SlackMessage } from "./messages";
+
+export interface SlackImportOptions extends RunOptions {
+  zip: string;
+  /** a Slack token: files are downloaded with it (Authorization: Bearer) */
+  token?: string;
+  /** the organization's name (default: the configured organization name) */
+  orgName?: string;
+  /** hosts whose files are Slack's own, downloaded with the token (Zulip: files.slack.com) */
+  fileHosts?: string[];
+  /** tests: download from a file host on loopback */
+  allowPrivateDownloads?: boolean;
+}
+
+interface SlackChannel {
+  id: string;
+  name: string;
+  created?: number;
+  is_archived?: boolean;
+  members?: string[];
+  purpose?: { value?: string };
+}
+
+interface SlackDm {
+  id: string;
+  name?: string;
+  members?: string[];
+}
+
+const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
+const BATCH = 5000;
+
+export async function importSlack(config: Config, opts: SlackImportOptions): Promise<ImportResult> {
+  const zip = await ZipArchive.open(opts.zip);
+  try {
+    return await runImport(config, opts, async (run) => {
+      const prefix = exportRoot(zip);
+      const users = await listFile<SlackUser>(zip, prefix, "users.json", true);
+      const channels = await listFile<SlackChannel>(zip, prefix, "channels.json", true);
+      const groups = await listFile<SlackChannel>(zip, prefix, "groups.json", false);
+      const dms = await listFile<SlackDm>(zip, prefix, "dms.json", false);
+      const mpims = await listFile<SlackChannel>(zip, prefix, "mpims.json", false);
+      for (const [file, list] of [["users.json", users], ["channels.json", channels], ["groups.json", groups], ["dms.json", dms], ["mpims.json", mpims]] as const) {
+        list.forEach((x, i) => {
+          if (!x || typeof x !== "object" || typeof (x as { id?: unknown }).id !== "string") throw new ImportError(`${opts.zip}: ${file}: item ${i + 1} has no id`);
+        });
+      }
+
+      // people: the owner first (the organization is created with them), then everyone else
+      const domain = new URL(config.server.external_url || "http://localhost").hostname || "localhost";
+      const emails = slackEmails(users, domain);
+      const owner = pickOwner(users);
+      if (!owner) throw new ImportError(`${opts.zip}: users.json names no active person with an email to own the organization`);
+      const now = Date.now() / 1000;
+      const personOf = new Map<string, number>();
+      // Zulip merges Slack accounts that share an email into one person
+      const accounts = new Map<string, { user: SlackUser; email: string; keys: string[] }>();
+      for (const u of users) {
+        const email = emails.get(u.id);
+        if (!email) {
+          run.skips.skip("people", `users.json: ${u.id} (${slackFullName(u)})`, "no email address in the export");
+          continue;
+        }
+        const known = accounts.get(email.toLowerCase());
+        if (known) known.keys.push(u.id);
+        else accounts.set(email.toLowerCase(), { user: u, email, keys: [u.id] });
+      }
+      const ownerAccount = accounts.get(emails.get(owner.id)!.toLowerCase())!;
+      const others = [...accounts.values()].filter((a) => a !== ownerAccount);
+      const writer = await run.open({ name: opts.orgName ?? config.organization.name }, slackPerson(ownerAccount.user, ownerAccount.email, now));
+      for (const k of ownerAccount.keys) personOf.set(k, writer.owner.id);
+      const ids = await writer.addPeople(others.map((a) => slackPerson(a.user, a.email, now)));
+      ids.forEach((id, i) => others[i]!.keys.forEach((k) => personOf.set(k, id)));
+
+      // channels (public, then private) with their members; conversations by folder name
+      const folders = new Map<string, Conversation>();
+      const channelNames = new Map<string, string>();
+      const toChannel = (c: SlackChannel, inviteOnly: boolean, file: string) => ({
+        key: c.id,
+        name: c.name,
+        description: c.purpose?.value ?? "",
+        inviteOnly,
+        archived: Boolean(c.is_archived),
+        dateCreated: typeof c.created === "number" ? c.created : now,
+        isDefault: !inviteOnly && ["general", "random"].includes(c.name),
+        members: members(c.members, `${file}: ${c.name}`, personOf, run.skips),
+      });
+      const allChannels = [...channels.map((c) => toChannel(c, false, "channels.json")), ...groups.map((c) => toChannel(c, true, "groups.json"))];
+      const infos = await writer.addChannels(allChannels);
+      infos.forEach((info, i) => {
+        const slack = i < channels.length ? channels[i]! : groups[i - channels.length]!;
+        folders.set(slack.name, { kind: "channel", channel: info });
+        channelNames.set(slack.id, slack.name);
+      });
+      const general = infos.find((c) => c.name === "general" && !c.inviteOnly);
+      if (general) await writer.setAnnouncementsChannel(general.id);
+      for (const g of mpims) folders.set(g.name, { kind: "direct", userIds: members(g.members, `mpims.json: ${g.name}`, personOf, run.skips) });
+      for (const d of dms) folders.set(d.id, { kind: "direct", userIds: members(d.members, `dms.json: ${d.id}`, personOf, run.skips) });
+
+      // day files by date, across conversations
+      const days = new Map<string, { folder: string; entry: string }[]>();
+      for (const name of zip.names()) {
+        if (!name.startsWith(prefix)) continue;
+        const parts = name.slice(prefix.length).split("/");
+        if (parts.length !== 2) continue;
+        const m = DAY_FILE.exec(parts[1]!);
+        if (!m) continue;
+        if (!folders.has(parts[0]!)) {
+          run.skips.skip("day files", name, `the folder ${parts[0]} is not a conversation in channels.json, groups.json, mpims.json or dms.json`);
+          continue;
+        }
+        const list = days.get(m[1]!) ?? [];
+        list.push({ folder: parts[0]!, entry: name });
+        days.set(m[1]!, list);
+      }
+
+      const downloader = opts.token
+        ? run.downloader({ token: opts.token, tokenHosts: opts.fileHosts ?? ["files.slack.com"], allowPrivate: opts.allowPrivateDownloads })
+        : null;
+      let leftBehind = 0;
+      const files = fileLinker(writer, downloader, opts.fileHosts ?? ["files.slack.com"], run.skips, () => leftBehind++);
+      const state: ConvertState = { threads: new Map(), counter: new Map(), parents: new Map() };
+      const lookups = {
+        userName(id: string, short: string | undefined) {
+          const u = usersById.get(id);
+          if (!u || (short !== undefined && u.name !== short) || !personOf.has(id)) return undefined;
+          return slackFullName(u);
+        },
+        channelName: (id: string) => channelNames.get(id),
+      };
+      const usersById = new Map(users.map((u) => [u.id, u]));
+      const integrationBots = new Map<string, number>();
+      const ctx = {
+        lookups,
+        personOf: (id: string) => personOf.get(id) ?? integrationBots.get(id),
+        realmEmoji: () => undefined,
+        files,
+        skip: (kind: string, where: string, why: string) => run.skips.skip(kind, where, why),
+        maxTopicLength: config.limits.max_topic_length,
+      };
+
+      const dates = [...days.keys()].sort();
+      run.progress.start("days of messages", dates.length);
+      for (const date of dates) {
+        const tagged: { m: SlackMessage; where: Conversation; file: string }[] = [];
+        for (const { folder, entry } of days.get(date)!) {
+          const list = await zip.json<unknown>(entry);
+          if (!Array.isArray(list)) {
+            run.skips.skip("day files", entry, "it is not a list of messages");
+            continue;
+          }
+          for (const m of list as SlackMessage[]) if (m && typeof m === "object") tagged.push({ m, where: folders.get(folder)!, file: entry });
+        }
+        tagged.sort((a, b) => Number.parseFloat(a.m.ts ?? "0") - Number.parseFloat(b.m.ts ?? "0"));
+        await addIntegrationBots(writer, tagged.map((t) => t.m), personOf, integrationBots, domain, now);
+        let batch: ImportMessage[] = [];
+        for (const t of tagged) {
+          const converted = await convertMessage(t.m, t.where, t.file, ctx, state);
+          if (!converted) continue;
+          const n = normalizeContent(converted.content, config.limits.max_message_length);
+          if ("error" in n) {
+            run.skips.skip("messages", `${t.file}: message ${t.m.ts}`, n.error);
+            continue;
+          }
+          converted.content = n.content;
+          batch.push(converted);
+          if (batch.length >= BATCH) {
+            await writer.addMessages(batch);
+            batch = [];
+          }
+        }
+        await writer.addMessages(batch);
+        run.progress.advance(1);
+      }
+      run.progress.finish();
+      if (leftBehind) {
+        run.notes.push(
+          `${leftBehind.toLocaleString("en-US")} files were left on Slack: their messages link to Slack's copies. Run the import again with --token to bring them in.`,
+        );
+      }
+    });
+  } finally {
+    zip.close();
+  }
+}
+
+/** The folder holding users.json (Slack's zip has none; a re-zipped export may have one). */
+function exportRoot(zip: ZipArchive): string {
+  const candidates = zip.names().filter((n) => n === "users.json" || n.endsWith("/users.json"));
+  if (!candidates.length) throw new ImportError(`${zip.file}: users.json is missing; is this a Slack export?`);
+  const shortest = candidates.sort((a, b) => a.length - b.length)[0]!;
+  const dir = posix.dirname(shortest);
+  return dir === "." ? "" : `${dir}/`;
+}
+
+async function listFile<T>(zip: ZipArchive, prefix: string, name: string, required: boolean): Promise<T[]> {
+  if (!zip.has(prefix + name)) {
+    if (required) throw new ImportError(`${zip.file}: ${name} is missing; is this a Slack export?`);
+    return [];
+  }
+  const value = await zip.json<unknown>(prefix + name);
+  if (!Array.isArray(value)) throw new ImportError(`${zip.file}: ${name} is not a list`);
+  return value as T[];
+}
+
+function members(list: string[] | undefined, where: string, personOf: Map<string, number>, skips: { skip(k: string, w: string, y: string): void }): number[] {
+  const out: number[] = [];
+  for (const id of list ?? []) {
+    const p = personOf.get(id);
+    if (p === undefined) skips.skip("members", `${where}: member ${id}`, "not in users.json");
+    else out.push(p);
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * Integration bots post with a bot_id and no user, and users.json does not list them: like Zulip,
+ * each becomes a bot named as its messages show it ("Deleted Slack Bot B…" when they do not).
+ */
+async function addIntegrationBots(writer: ImportWriter, messages: SlackMessage[], personOf: Map<string, number>, bots: Map<string, number>, domain: string, now: number) {
+  const fresh = new Map<string, string>();
+  for (const m of messages) {
+    if (m.subtype !== "bot_message" || m.user || !m.bot_id || personOf.has(m.bot_id) || bots.has(m.bot_id) || fresh.has(m.bot_id)) continue;
+    fresh.set(m.bot_id, m.bot_profile?.name ?? m.username ?? `Deleted Slack Bot ${m.bot_id}`);
+  }
+  if (!fresh.size) return;
+  const people = [...fresh].map(([botId, name]) => ({
+    key: botId,
+    email: `${name.replaceAll("Bot", "").replaceAll(" ", "").toLowerCase() || botId.toLowerCase()}-${botId.toLowerCase()}-bot@${domain}`,
+    fullName: name,
+    role: 400,
+    active: true,
+    bot: true,
+    timezone: "",
+    dateJoined: now,
+  }));
+  const ids = await writer.addPeople(people);
+  people.forEach((p, i) => bots.set(p.key, ids[i]!));
+}
+
+/**
+ * Files on Slack's own hosts: downloaded with the token and stored as uploads (the message links
+ * the upload), or, without a token or when the download fails, linked at Slack. Other links (Google
+ * Drive and the like) stay links, as in Zulip.
+ */
+function fileLinker(writer: ImportWriter, downloader: Downloader | null, hosts: string[], skips: { skip(k: string, w: string, y: string): void }, leftBehind: () => void): FileLinker {
+  return {
+    async link(f: SlackFile, where: string, senderId: number) {
+      const title = f.title ?? f.name ?? "file";
+      let host = "";
+      try {
+        host = new URL(f.url_private!).hostname;
+      } catch {
+        skips.skip("files", `${where}: file ${f.id ?? title}`, `its address '${f.url_private}' is not a URL`);
+        return null;
+      }
+      if (!hosts.includes(host)) return { markdown: `[${title}](${f.url_private})` };
+      if (!downloader) {
+        leftBehind();
+        return { markdown: `[${title}](${f.url_private})` };
+      }
+      try {
+        const got = await downloader.fetch(f.url_private!);
+        const temp = await writer.tempPath();
+        await copyFile(got.path, temp);
+        const stored = await writer.storeFile(senderId, temp, f.name ?? title, got.size);
+        return { markdown: `[${title}](${stored.url})`, attachmentId: stored.attachmentId };
+      } catch (e) {
+        skips.skip("files", `${where}: file ${f.id ?? title}`, `download failed (${(e as Error).message}); the message links Slack's copy`);
+        return { markdown: `[${title}](${f.url_private})` };
+      }
+    },
+  };
+}
+
+export type { ChannelInfo };

@@ -1,0 +1,165 @@
+// One Slack message to an ImportMessage, by Zulip's slack.py: who sent it, where it goes (a
+// channel topic, or a direct conversation), its markup converted, its files linked and its reactions.
+import type { ChannelInfo, ImportMessage, ImportReaction } from "../common/writer";
+import { convertSlackMarkup, threadTopic, type MarkupLookups } from "./markup";
+import { zulipEmojiOf } from "./emoji";
+
+export interface SlackFile {
+  id?: string;
+  name?: string;
+  title?: string;
+  mimetype?: string;
+  url_private?: string;
+  mode?: string;
+  file_access?: string;
+  size?: number;
+}
+
+export interface SlackMessage {
+  type?: string;
+  subtype?: string;
+  ts?: string;
+  user?: string;
+  bot_id?: string;
+  username?: string;
+  bot_profile?: { name?: string };
+  text?: string;
+  thread_ts?: string;
+  parent_user_id?: string;
+  root?: { user?: string; bot_id?: string };
+  reactions?: { name: string; users?: string[] }[];
+  files?: SlackFile[];
+  file?: SlackFile & { user?: string };
+  comment?: { user?: string };
+  mimetype?: string;
+  attachments?: { fallback?: string; text?: string }[];
+}
+
+/** Where a day file's messages go. */
+export type Conversation = { kind: "channel"; channel: ChannelInfo } | { kind: "direct"; userIds: number[] };
+
+/** Subtypes Zulip's import leaves out: pins and join/leave/rename notices. */
+export const SKIPPED_SUBTYPES = new Set(["pinned_item", "unpinned_item", "channel_join", "channel_leave", "channel_name"]);
+
+/** Zulip's default topic for a Slack channel's messages outside threads. */
+export const SLACK_DEFAULT_TOPIC = "imported from Slack";
+
+/** Zulip's get_message_sending_user: the user, else the shared file's owner, else the bot. */
+export function sendingUser(m: SlackMessage): string | undefined {
+  return m.user ?? m.file?.user ?? m.bot_id ?? undefined;
+}
+
+/** The file links of a message, as Markdown, made by `link` (which decides download or original). */
+export interface FileLinker {
+  link(file: SlackFile, where: string, senderId: number): Promise<{ markdown: string; attachmentId?: number } | null>;
+}
+
+export interface ConvertState {
+  /** thread key (thread_ts and parent) → topic */
+  threads: Map<string, string>;
+  /** truncated topic → times used, for " (n)" */
+  counter: Map<string, number>;
+  /** thread_ts → parent's sender, for replies that do not name it */
+  parents: Map<string, string>;
+}
+
+export interface ConvertContext {
+  lookups: MarkupLookups;
+  personOf(slackId: string): number | undefined;
+  realmEmoji(name: string): number | undefined;
+  files: FileLinker;
+  skip(kind: string, where: string, why: string): void;
+  maxTopicLength: number;
+}
+
+/** The parent's sender of a thread message (Zulip's get_parent_user_id_from_thread_message). */
+function threadParent(m: SlackMessage, state: ConvertState): string | undefined {
+  if (m.subtype === "thread_broadcast") return m.root?.user ?? m.root?.bot_id;
+  if (m.thread_ts === m.ts) {
+    const who = m.user ?? m.bot_id;
+    if (who) state.parents.set(m.thread_ts!, who);
+    return who;
+  }
+  return m.parent_user_id ?? state.parents.get(m.thread_ts!) ?? m.bot_id;
+}
+
+/**
+ * Converts one message, or returns null when it is left out (Zulip's silent skips, or a logged one:
+ * an unknown sender, an empty message).
+ */
+export async function convertMessage(m: SlackMessage, where: Conversation, file: string, ctx: ConvertContext, state: ConvertState): Promise<ImportMessage | null> {
+  const slackSender = sendingUser(m);
+  if (!slackSender || slackSender === "U00") return null;
+  if (m.subtype && SKIPPED_SUBTYPES.has(m.subtype)) return null;
+  if (m.mimetype === "application/vnd.slack-docs") return null;
+  const item = `${file}: message ${m.ts ?? "(no ts)"}`;
+  const dateSent = Number.parseFloat(m.ts ?? "");
+  if (!Number.isFinite(dateSent)) {
+    ctx.skip("messages", item, "it has no valid time (ts)");
+    return null;
+  }
+  const senderId = ctx.personOf(m.subtype === "file_comment" && m.comment?.user ? m.comment.user : slackSender);
+  if (senderId === undefined) {
+    ctx.skip("messages", item, `its sender ${slackSender} is not in users.json`);
+    return null;
+  }
+  let text = typeof m.text === "string" ? m.text : "";
+  if (!text.trim() && m.attachments?.length) text = m.attachments.map((a) => a.fallback ?? a.text ?? "").filter(Boolean).join("\n");
+  let { content } = convertSlackMarkup(text, ctx.lookups);
+  if (m.subtype === "bot_add" || m.subtype === "sh_room_created" || m.subtype === "me_message") content = `/me ${content}`;
+
+  const files = m.subtype === "file_share" && m.file ? [m.file] : (m.files ?? []);
+  const links: string[] = [];
+  const attachmentIds: number[] = [];
+  for (const f of files) {
+    if (f.mode === "tombstone" || f.mode === "hidden_by_limit") continue;
+    if (f.file_access === "access_denied" || f.file_access === "file_not_found") continue;
+    if (!f.url_private) continue;
+    const linked = await ctx.files.link(f, item, senderId);
+    if (!linked) continue;
+    links.push(linked.markdown);
+    if (linked.attachmentId !== undefined) attachmentIds.push(linked.attachmentId);
+  }
+  content = [content, ...links].filter((p) => p !== "").join("\n");
+  if (!content.trim()) {
+    ctx.skip("messages", item, "it has no text and no file left to link");
+    return null;
+  }
+
+  const reactions: ImportReaction[] = [];
+  const seen = new Set<string>();
+  for (const r of m.reactions ?? []) {
+    const unicode = zulipEmojiOf(r.name);
+    const realm = unicode ? undefined : ctx.realmEmoji(r.name.split("::")[0]!);
+    if (!unicode && realm === undefined) {
+      ctx.skip("reactions", `${item}: reaction :${r.name}:`, "Zulip has no such emoji");
+      continue;
+    }
+    for (const u of r.users ?? []) {
+      const userId = ctx.personOf(u);
+      if (userId === undefined) continue; // Zulip: deleted users' reactions are left out
+      const emoji = unicode
+        ? { emojiName: unicode.name, emojiCode: unicode.code, reactionType: "unicode_emoji" as const }
+        : { emojiName: r.name.split("::")[0]!, emojiCode: String(realm), reactionType: "realm_emoji" as const };
+      const key = `${userId}:${emoji.reactionType}:${emoji.emojiCode}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      reactions.push({ userId, ...emoji });
+    }
+  }
+
+  if (where.kind === "direct") {
+    return { place: { kind: "direct", userIds: where.userIds }, senderId, content, dateSent, reactions, attachmentIds };
+  }
+  let topic = SLACK_DEFAULT_TOPIC;
+  if (m.thread_ts) {
+    const key = `${m.thread_ts}-${threadParent(m, state) ?? ""}`;
+    let t = state.threads.get(key);
+    if (t === undefined) {
+      t = threadTopic(content, Number.parseFloat(m.thread_ts), state.counter, ctx.maxTopicLength);
+      state.threads.set(key, t);
+    }
+    topic = t;
+  }
+  return { place: { kind: "channel", channel: where.channel, topic }, senderId, content, dateSent, reactions, attachmentIds };
+}
