@@ -82,3 +82,6 @@ export const setRealmSettingsJson = (sql: Sql, realmId: number, settings: string
 
 /** A person's stored personal settings (JSON), replaced whole. */
 export const setUserSettingsJson = (sql: Sql, userId: number, settings: string) => sql.run("UPDATE users SET settings = ? WHERE id = ?", [settings, userId]);
+
+/** The stored file name of a custom emoji (the writer names it). */
+export const emojiFileName = async (sql: Sql, id: number) => (await sql.get<{ file_name: string }>("SELECT file_name FROM realm_emoji WHERE id = ?", [id]))?.file_name;
