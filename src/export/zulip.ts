@@ -66,6 +66,7 @@ export async function writeZulipExport(config: Config, to: string, opts: { db?: 
       after = messages[messages.length - 1]!.id;
     }
 
+    const streamRecipient = new Map(t.streams!.map((x) => [x.id as number, x.recipient_id as number]));
     const realm: Row = {
       zerver_realm: [realmRow(t.realm![0]!)],
       zerver_client: [...clients].map(([name, id]) => ({ id, name })),
@@ -86,9 +87,12 @@ export async function writeZulipExport(config: Config, to: string, opts: { db?: 
       zerver_userpresence: [],
       zerver_useractivity: [],
       zerver_useractivityinterval: [],
-      zerver_alertword: [],
-      zerver_muteduser: [],
-      zerver_usertopic: [],
+      zerver_alertword: t.alert_words!.map((a, i) => ({ id: i + 1, user_profile: a.user_id, realm: t.realm![0]!.id, word: a.word })),
+      zerver_muteduser: t.muted_users!.map((m, i) => ({ id: i + 1, user_profile: m.user_id, muted_user: m.muted_user_id, date_muted: m.date_muted })),
+      zerver_usertopic: t.user_topics!.map((u, i) => ({
+        id: i + 1, user_profile: u.user_id, stream: u.stream_id, recipient: streamRecipient.get(u.stream_id) ?? null,
+        topic_name: u.topic, last_updated: u.last_updated, visibility_policy: u.visibility_policy,
+      })),
       zerver_userstatus: [],
       zerver_service: [],
       zerver_botstoragedata: [],

@@ -11,7 +11,7 @@ import { chunked } from "./chunks";
 export const EXPORTED_TABLES = [
   "realm", "users", "streams", "subscriptions", "recipients", "direct_message_groups", "user_groups", "user_group_members",
   "user_group_subgroups", "realm_emoji", "linkifiers", "custom_profile_fields", "custom_profile_values", "default_streams",
-  "realm_user_defaults", "reactions", "attachments", "attachment_messages",
+  "realm_user_defaults", "reactions", "attachments", "attachment_messages", "user_topics", "muted_users", "alert_words",
 ] as const;
 export type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
@@ -73,8 +73,9 @@ export async function setImportedEditHistory(sql: Sql, rows: { id: number; histo
   }
 }
 
-/** A custom emoji the source had deactivated. */
-export const deactivateImportedEmoji = (sql: Sql, id: number) => sql.run("UPDATE realm_emoji SET deactivated = 1 WHERE id = ?", [id]);
+/** A custom emoji's author and state as the source had them. */
+export const updateImportedEmoji = (sql: Sql, id: number, authorId: number, deactivated: boolean) =>
+  sql.run("UPDATE realm_emoji SET author_id = ?, deactivated = ? WHERE id = ?", [authorId, deactivated ? 1 : 0, id]);
 
 /** The settings JSON of a realm, replaced whole (the importer merges). */
 export const setRealmSettingsJson = (sql: Sql, realmId: number, settings: string, name: string, description: string) =>

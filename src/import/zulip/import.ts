@@ -13,10 +13,15 @@ import { isHexColor } from "../../domain/stream-colors";
 import { ROLE } from "../../domain/roles";
 import { addMembers, addSubgroups, insertGroup } from "../../store/groups";
 import { insertLinkifier } from "../../store/linkifiers";
+import { setUserTopic } from "../../store/user-topics";
+import { insertMutedUser } from "../../store/muted-users";
+import { addAlertWords } from "../../store/alert-words";
 import { insertField, setValue } from "../../store/profile-fields";
 import { findRealm } from "../../store/realm";
 import { CHANNEL_GROUP_SETTING_NAMES, updateStream } from "../../store/streams";
-import { deactivateImportedEmoji, emojiFileName, insertInactiveSubscriptions, setImportedEditHistory, setImportedSubscriptionSettings, setRealmSettingsJson, setUserSettingsJson, type ImportedSubscriptionSettings } from "../../store/zulip";
+import { updateImportedEmoji, emojiFileName, insertInactiveSubscriptions, setImportedEditHistory, setImportedSubscriptionSettings, setRealmSettingsJson, setUserSettingsJson, type ImportedSubscriptionSettings } from "../../store/zulip";
+import { systemBot } from "../../actions/system-bots";
+import { NOTIFICATION_BOT_EMAIL } from "../../actions/messages/notification-bot";
 import { runImport, type ImportResult, type RunOptions } from "../common/run";
 import { buildDirOf } from "../common/target";
 import { ImportError, type SkipLog } from "../common/problems";
@@ -86,7 +91,16 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
   const realm = realmOf(app);
   const maps: IdMaps = { users: new Map(), streams: new Map(), groups: new Map(), uploads: new Map(), emojiFiles: new Map(), oldRealmId: typeof realmRow.id === "number" ? realmRow.id : null, newRealmId: realm.id };
   maps.users.set(ownerRow.id, w.owner.id);
-  const rest = people.filter((u) => u !== ownerRow);
+  // Zulip's system bots (its cross-realm bots, and Parley's Notification Bot when Parley exported)
+  // become this organization's own, as Zulip's importer maps them
+  const systemBots = new Map<string, Row>();
+  for (const b of table(data, "zerver_userprofile_crossrealm")) if (typeof b.email === "string") systemBots.set(b.email.toLowerCase(), b);
+  for (const u of people) if (u.is_bot && String(u.email).toLowerCase() === NOTIFICATION_BOT_EMAIL) systemBots.set(NOTIFICATION_BOT_EMAIL, u);
+  for (const [email, b] of systemBots) {
+    const name = typeof b.full_name === "string" && b.full_name ? b.full_name : email.split("@")[0]!.split("-").map((x) => x[0]!.toUpperCase() + x.slice(1)).join(" ");
+    maps.users.set(b.id, (await systemBot(app, email, name)).id);
+  }
+  const rest = people.filter((u) => u !== ownerRow && !maps.users.has(u.id));
   const ids = await w.addPeople(rest.map(person));
   rest.forEach((u, i) => maps.users.set(u.id, ids[i]!));
   // personal settings Parley has, each of the type Parley keeps
@@ -215,6 +229,27 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
     }
     await insertInactiveSubscriptions(sql, inactive);
     await setImportedSubscriptionSettings(sql, settings);
+  });
+
+  // each person's topic settings (muted, followed...), muted people and alert words
+  await app.db.tx(async (sql) => {
+    for (const t of table(data, "zerver_usertopic")) {
+      const userId = maps.users.get(fk(t, "user_profile") ?? -1);
+      const streamId = maps.streams.get(fk(t, "stream") ?? -1);
+      if (userId === undefined || streamId === undefined || typeof t.visibility_policy !== "number") continue;
+      await setUserTopic(sql, { user_id: userId, stream_id: streamId, topic: String(t.topic_name ?? ""), visibility_policy: t.visibility_policy, last_updated: seconds(t.last_updated, now) });
+    }
+    for (const m of table(data, "zerver_muteduser")) {
+      const userId = maps.users.get(fk(m, "user_profile") ?? -1);
+      const muted = maps.users.get(fk(m, "muted_user") ?? -1);
+      if (userId !== undefined && muted !== undefined) await insertMutedUser(sql, userId, muted, seconds(m.date_muted, now));
+    }
+    const words = new Map<number, string[]>();
+    for (const a of table(data, "zerver_alertword")) {
+      const userId = maps.users.get(fk(a, "user_profile") ?? -1);
+      if (userId !== undefined && typeof a.word === "string") words.set(userId, [...(words.get(userId) ?? []), a.word]);
+    }
+    for (const [userId, list] of words) await addAlertWords(sql, userId, list);
   });
 
   // custom emoji (reactions name them by id), linkifiers, profile fields, the organization's settings
@@ -438,7 +473,8 @@ async function importEmoji(x: ExportFolder, data: Row, w: ImportWriter, skips: S
     out.set(e.id, made.id);
     const file = (await emojiFileName(w.app.db, made.id))!;
     maps.emojiFiles.set(String(e.file_name), file);
-    if (e.deactivated) await w.app.db.tx((sql) => deactivateImportedEmoji(sql, made.id));
+    const author = maps.users.get(fk(e, "author") ?? -1) ?? w.owner.id;
+    await w.app.db.tx((sql) => updateImportedEmoji(sql, made.id, author, Boolean(e.deactivated)));
   }
   return out;
 }
