@@ -35,6 +35,7 @@ export interface ZulipImportOptions extends RunOptions {
 
 const ROLES = new Set<number>([ROLE.owner, ROLE.administrator, ROLE.moderator, ROLE.member, ROLE.guest]);
 const BATCH = 2000;
+const EDIT_KEYS = new Set(["user_id", "timestamp", "prev_content", "prev_rendered_content", "prev_topic", "topic", "prev_stream", "stream"]);
 
 export async function importZulip(config: Config, opts: ZulipImportOptions): Promise<ImportResult> {
   let folder: ExportFolder | null = null;
@@ -438,7 +439,8 @@ async function writeEditHistory(w: ImportWriter, done: Row[], maps: IdMaps) {
     } else if (Array.isArray(source.edit_history)) history = source.edit_history;
     if (!history?.length && source.last_edit_time == null) continue;
     const mapped = (history ?? []).filter((e) => e && typeof e === "object").map((e) => {
-      const out: Row = { ...e };
+      // the keys Zulip's API shows (prev_rendered_content_version and the like stay behind)
+      const out: Row = Object.fromEntries(Object.entries(e).filter(([k]) => EDIT_KEYS.has(k)));
       if (typeof e.user_id === "number") out.user_id = maps.users.get(e.user_id) ?? null;
       for (const k of ["stream", "prev_stream"]) if (typeof e[k] === "number") out[k] = maps.streams.get(e[k]) ?? e[k];
       if (typeof e.prev_rendered_content === "string") out.prev_rendered_content = rewriteHtml(e.prev_rendered_content, maps);
