@@ -50,9 +50,15 @@ export function flagsOf(r: Row): number {
 
 /** The fields of each table Parley reads (the rest are ignored and reported as such). */
 export const KNOWN_FIELDS: Record<string, string[]> = {
-  zerver_userprofile: ["id", "email", "delivery_email", "full_name", "role", "is_active", "is_bot", "bot_type", "timezone", "date_joined", "realm", "avatar_source"],
-  zerver_stream: ["id", "name", "description", "invite_only", "is_web_public", "history_public_to_subscribers", "date_created", "message_retention_days", "deactivated", "is_archived", "recipient", "realm"],
-  zerver_subscription: ["id", "user_profile", "recipient", "active", "color", "is_muted", "pin_to_top", "desktop_notifications", "audible_notifications", "push_notifications", "email_notifications", "wildcard_mentions_notify"],
+  // read, or Zulip's own bookkeeping that has no meaning in another server (passwords, logins, Django's fields)
+  zerver_userprofile: ["id", "email", "delivery_email", "full_name", "role", "is_active", "is_bot", "bot_type", "timezone", "date_joined", "realm", "avatar_source",
+    "avatar_version", "avatar_hash", "bot_owner", "groups", "user_permissions", "is_mirror_dummy", "password", "api_key", "last_login", "tos_version", "long_term_idle",
+    "last_active_message_id", "recipient", "is_staff", "is_billing_admin", "onboarding_steps", "uuid", "last_reminder", "can_create_users", "default_sending_stream",
+    "default_events_register_stream", "default_all_public_streams", "is_imported_stub", "short_name"],
+  zerver_stream: ["id", "name", "description", "invite_only", "is_web_public", "history_public_to_subscribers", "date_created", "message_retention_days", "deactivated", "is_archived", "recipient", "realm",
+    "email_token", "stream_post_policy", "is_in_zephyr_realm", "is_recently_active", "subscriber_count"],
+  zerver_subscription: ["id", "user_profile", "recipient", "active", "color", "is_muted", "pin_to_top", "desktop_notifications", "audible_notifications", "push_notifications", "email_notifications", "wildcard_mentions_notify",
+    "is_user_active", "in_home_view"],
   zerver_message: ["id", "sender", "recipient", "subject", "topic", "content", "rendered_content", "date_sent", "last_edit_time", "last_moved_time", "edit_history", "has_attachment", "has_image", "has_link", "realm"],
   zerver_usermessage: ["id", "user_profile", "message", "flags_mask", "flags"],
 };
