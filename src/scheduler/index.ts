@@ -1,6 +1,7 @@
 import type { App } from "../app";
 import { defaultJobs } from "./jobs";
 import { Scheduler } from "./loop";
+import { indexSearchBacklog } from "../actions/messages/search-index";
 
 export { Scheduler } from "./loop";
 export type { Job } from "./loop";
@@ -13,5 +14,7 @@ export function startScheduler(app: App, jobs = defaultJobs()): { scheduler: Sch
   const scheduler = new Scheduler(app, jobs);
   app.onClose.unshift(() => scheduler.stop());
   const firstTick = scheduler.start();
+  // not a job of the first tick, which start-up waits for: a backlog is indexed in the background
+  indexSearchBacklog(app);
   return { scheduler, firstTick };
 }

@@ -20,7 +20,11 @@ export type Cond =
   | { k: "followed" }
   | { k: "has"; what: "link" | "attachment" | "image" | "reaction" }
   | { k: "id"; id: number }
-  | { k: "search"; fts: string }
+  /**
+   * A full-text search. `pending`: messages above the index's watermark are not indexed yet; they
+   * are matched by a scan (each GLOB pattern against the lower-cased topic and content) instead.
+   */
+  | { k: "search"; fts: string; pending?: { above: number; patterns: string[] } }
   | { k: "never" };
 export type Term = Cond & { neg?: boolean };
 
@@ -84,9 +88,14 @@ function condSql(c: Term, userId: number, args: InValue[]): string {
     case "id":
       args.push(c.id);
       return "m.id = ?";
-    case "search":
+    case "search": {
       args.push(c.fts);
-      return "m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)";
+      const indexed = "m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)";
+      if (!c.pending) return indexed;
+      args.push(c.pending.above, ...c.pending.patterns);
+      const scan = c.pending.patterns.map(() => "lower(' ' || m.topic || ' ' || m.content || ' ') GLOB ?").join(" AND ");
+      return `(${indexed} OR (m.id > ? AND ${scan}))`;
+    }
     case "never":
       return "0";
   }
@@ -99,7 +108,8 @@ function condSql(c: Term, userId: number, args: InValue[]): string {
  */
 function build(n: ResolvedNarrow, args: InValue[]): { from: string; where: string[]; idCol: string } {
   const where: string[] = [];
-  const search = n.terms.find((t): t is Extract<Term, { k: "search" }> => t.k === "search" && !t.neg);
+  // a search with unindexed messages pending cannot be driven by the index alone: it is a condition
+  const search = n.terms.find((t): t is Extract<Term, { k: "search" }> => t.k === "search" && !t.neg && !t.pending);
   let from: string;
   let idCol: string;
   // CROSS JOIN keeps the FTS index as the outer loop (SQLite never reorders it).

@@ -30,9 +30,3 @@ export async function indexPendingMessages(sql: Sql, limit: number): Promise<num
 
 /** After the whole index was rebuilt from the messages (copying a database): nothing is pending. */
 export const markAllIndexed = (sql: Sql) => sql.run("UPDATE messages_fts_indexed SET last_id = (SELECT coalesce(max(id), 0) FROM messages)");
-
-/** An import's last step: the whole index built in one pass (faster than batches), nothing left pending. */
-export async function indexAllMessages(sql: Sql): Promise<void> {
-  await sql.run("INSERT INTO messages_fts (rowid, topic, content) SELECT id, topic, content FROM messages WHERE id > (SELECT last_id FROM messages_fts_indexed) ORDER BY id");
-  await markAllIndexed(sql);
-}

@@ -12,13 +12,14 @@ import { closeApp, openApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
 import { seedMessages, seedUsers, setPassword } from "./seed";
 import { webScenario } from "./web";
+import { importScenario } from "./import";
 
 const ROOT = join(import.meta.dir, "../..");
 const quick = process.argv.includes("--quick");
 // --exe measures build/parley, --exe=PATH another executable (to compare two builds)
 const exeArg = process.argv.find((a) => a === "--exe" || a.startsWith("--exe="));
 const useExe = exeArg !== undefined;
-// --only=send,register runs just those scenarios (names: baselines send event held fetch search register presence web)
+// --only=send,register runs just those scenarios (names: baselines send event held fetch search register presence web import)
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const wants = (name: string) => !only || only.includes(name);
 const SECONDS = quick ? 2000 : 5000;
@@ -147,6 +148,11 @@ async function main() {
   const metricsToml = withMetrics ? '[metrics]\nenabled = true\ntoken = "bench"\n' : "";
   writeFileSync(join(dir, "bench.toml"), "[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n" + metricsToml);
   log(`data dir ${dir}`);
+  if (wants("import")) {
+    results.import = await importScenario(quick ? 20_000 : 100_000);
+    log(`import: ${JSON.stringify(results.import)}`);
+    if (only?.every((n) => n === "import")) return;
+  }
   if (wants("baselines")) {
     results.baseline_hello = await baseline("hello");
     log(`baseline hello: ${results.baseline_hello.per_second} req/s`);
@@ -328,6 +334,7 @@ function table() {
     [`web: navigation → first message list painted (${MESSAGES.toLocaleString()}-message channel)`, `p50 ${r.web?.first_list?.cold_p50_ms} ms cold, ${r.web?.first_list?.warm_p50_ms} ms cached`, "≤ 1 s", `max ${r.web?.first_list?.cold_max_ms} ms of ${r.web?.first_list?.samples}; /register ${r.web?.first_list?.register_p50_ms} ms, /messages ${r.web?.first_list?.messages_p50_ms} ms`, `login page first paint p50 ${r.web?.first_list?.baseline_login_page_fcp_p50_ms} ms`],
     ["web: another user's message painted after POST answered", `p50 ${r.web?.new_message?.p50_ms} ms, p99 ${r.web?.new_message?.p99_ms} ms`, "≤ 100 ms", `${r.web?.new_message?.samples} of ${r.web?.new_message?.sent} painted; from POST start p50 ${r.web?.new_message?.from_post_start_p50_ms} ms`, r.send_to_event ? `send → event p50 ${r.send_to_event.p50_ms} ms` : ""],
     ["web: scrolling back through 5,000 messages", `longest task ${r.web?.scroll_back?.max_long_task_ms} ms, heap ${r.web?.scroll_back?.heap_used_mib} MiB`, "no task > 100 ms, heap < 100 MB", `${r.web?.scroll_back?.messages} messages in ${r.web?.scroll_back?.seconds} s, ${r.web?.scroll_back?.long_tasks_over_100ms} tasks > 100 ms, ${r.web?.scroll_back?.message_rows_in_dom} rows / ${r.web?.scroll_back?.dom_nodes} nodes in the DOM`, ""],
+    [`import of a ${(r.import?.messages ?? 0).toLocaleString()}-message Slack export`, `${r.import?.messages_per_second} msg/s, peak RSS ${r.import?.peak_rss_mib} MiB`, "≥ 10,000 msg/s", `${r.import?.messages_per_cpu_second} msg per CPU-second, ${r.import?.seconds} s`, ""],
     ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts", hello ? `bun: hello ${hello.start_ms} ms, Elysia + libSQL ${insert?.start_ms} ms` : ""],
   ];
   // a scenario left out with --only prints as "not run" instead of its undefined figures

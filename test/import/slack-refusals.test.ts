@@ -84,6 +84,24 @@ describe("refusals", () => {
     expect(leftovers()).toEqual([]);
   });
 
+  test("a zip entry whose bytes do not match its checksum is refused naming the entry", async () => {
+    const { zipSync, strToU8 } = await import("fflate");
+    const e = small();
+    const files: Record<string, Uint8Array> = {
+      "users.json": strToU8(JSON.stringify(e.users)),
+      "channels.json": strToU8(JSON.stringify(e.channels)),
+      "general/2024-01-01.json": strToU8(JSON.stringify([message("U01", "1704067260.000100", "MARKER-TEXT")])),
+    };
+    const bytes = zipSync(files, { level: 0 });
+    const at = Buffer.from(bytes).indexOf("MARKER-TEXT");
+    bytes[at] = "N".charCodeAt(0); // the stored bytes change, the directory's CRC-32 does not
+    const zip = join(root, "flipped.zip");
+    writeFileSync(zip, bytes);
+    const dir = fresh();
+    await refused(zip, dir, /general\/2024-01-01\.json cannot be read \(its checksum does not match\)/);
+    expect(existsSync(dir)).toBe(false);
+  });
+
   test("a crashed import's leftover build is cleared by the next run, which succeeds", async () => {
     const zip = join(root, "ok2.zip");
     writeSlackZip(zip, small());

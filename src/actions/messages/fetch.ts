@@ -146,8 +146,8 @@ export async function resolveNarrow(app: App, d: Directory, me: UserRow, input: 
     }
   }
   if (userProperty || opts.personalOnly) historyStreams = null;
-  // the index trails sends by a moment: catch it up so a search sees every message sent before it
-  if (out.some((t) => t.k === "search")) await ensureSearchIndexed(app);
+  // the index trails sends by a moment: a search also scans the rows not indexed yet
+  if (out.some((t) => t.k === "search")) await ensureSearchIndexed(app, out);
   return { narrow: { userId: me.id, terms: out, historyStreams }, searchWords };
 }
 

@@ -1,14 +1,17 @@
 import type { App } from "../../app";
+import type { Term } from "../../store/narrow";
 import { indexPendingMessages, searchIndexState } from "../../store/search-index";
 
 /**
  * Deferred full-text indexing (Zulip updates its search index from a queue worker, not in the send):
  * a send's transaction writes no FTS pages. After the message writer commits, a pass runs soon after
- * in transactions of its own; a search first indexes whatever is still pending, so it never misses a
- * message sent before it. When nothing is pending the check is a remembered read (no query).
+ * in transactions of its own, and a start that finds a backlog (rows written straight to the store,
+ * an unclean stop) indexes it in the background in batches, letting requests in between. A search
+ * never waits for it: it reads the index for what is indexed and scans the rows still pending. When
+ * nothing is pending the check is a remembered read (no query).
  */
 const DELAY_MS = 200;
-const BATCH = 4000;
+const BATCH = 2000;
 
 class SearchIndexer {
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -29,20 +32,20 @@ class SearchIndexer {
     }, delayMs);
   }
 
-  /** Whether some message is not indexed yet (remembered until messages or the watermark change). */
-  async pending(): Promise<boolean> {
+  /** The newest indexed id when some message is not indexed yet, else null (remembered until messages or the watermark change). */
+  async pendingAbove(): Promise<number | null> {
     const s = await this.app.db.memo(["messages", "messages_fts_indexed"], "search-index:state", () => searchIndexState(this.app.db));
-    return s.newest > s.indexed;
+    return s.newest > s.indexed ? s.indexed : null;
   }
 
   /** Indexes everything pending, in batches (one pass at a time; callers share the running one). */
   catchUp(): Promise<void> {
     const pass = async () => {
-      while (!this.closed && (await this.pending())) {
+      while (!this.closed && (await this.pendingAbove()) !== null) {
         const n = await this.app.db.tx((sql) => indexPendingMessages(sql, BATCH));
         if (n < BATCH) break;
-        // a backlog: let requests in between batches
-        await new Promise((r) => setImmediate(r));
+        // a backlog: let requests (sends, searches) in between batches
+        await new Promise((r) => setTimeout(r, 1));
       }
     };
     const run = this.chain.then(pass, pass);
@@ -78,8 +81,35 @@ export function indexSearchSoon(app: App): void {
   indexerOf(app).soon();
 }
 
-/** Before a full-text search: indexes whatever is pending, so the search sees every message sent before it. */
-export async function ensureSearchIndexed(app: App): Promise<void> {
+/** At start: a backlog left by an earlier process is indexed in the background, in batches. */
+export function indexSearchBacklog(app: App): void {
+  indexerOf(app);
+}
+
+/** Waits until nothing is pending (tests, and callers that need the index whole). */
+export const searchIndexCaughtUp = (app: App) => indexerOf(app).catchUp();
+
+/**
+ * Before a full-text search: when messages are still pending, the search terms also scan them (and
+ * a background pass is asked for), so the search sees every message sent before it without waiting.
+ */
+export async function ensureSearchIndexed(app: App, terms: Term[]): Promise<void> {
   const ix = indexerOf(app);
-  if (await ix.pending()) await ix.catchUp();
+  const above = await ix.pendingAbove();
+  if (above === null) return;
+  ix.soon(0);
+  for (const t of terms) if (t.k === "search") t.pending = { above, patterns: pendingScanPatterns(t.fts) };
+}
+
+/** Characters outside FTS tokens (unicode61: letters and numbers are token characters). */
+const SEPARATOR = "[^a-z0-9\u0080-\u{10FFFF}]";
+
+/**
+ * GLOB patterns a pending row's lower-cased " topic content " must all match for an FTS query of
+ * quoted phrases: each word of each phrase as a whole word (word order within a phrase is left to
+ * the index, which takes over once the row is indexed a moment later).
+ */
+export function pendingScanPatterns(fts: string): string[] {
+  const words = fts.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return [...new Set(words)].map((w) => `*${SEPARATOR}${w}${SEPARATOR}*`);
 }

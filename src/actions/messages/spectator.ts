@@ -51,7 +51,7 @@ export async function resolveSpectatorNarrow(app: App, d: Directory, input: Narr
       }
     }
   }
-  if (out.some((t) => t.k === "search")) await ensureSearchIndexed(app);
+  if (out.some((t) => t.k === "search")) await ensureSearchIndexed(app, out);
   // user 0 has no message rows: every message is read from the web-public channels' history
   return { narrow: { userId: 0, terms: out, historyStreams: webPublic }, searchWords };
 }

@@ -27,7 +27,7 @@ import { addDefaultStream, updateStream } from "../../store/streams";
 import { findDirectMessageGroup, insertDirectMessageGroup } from "../../store/messages";
 import { linkAttachments } from "../../store/attachments";
 import { insertRealmEmoji } from "../../store/realm-emoji";
-import { indexAllMessages } from "../../store/search-index";
+import { indexPendingMessages } from "../../store/search-index";
 import {
   insertImportedMessages,
   insertImportedReactions,
@@ -350,10 +350,9 @@ export class ImportWriter {
    * as fast as any), then the database closed and the build moved into the data dir.
    */
   async finish(): Promise<Totals> {
-    await this.app.db.tx(async (sql) => {
-      await setFirstMessageIds(sql);
-      await indexAllMessages(sql);
-    });
+    await this.app.db.tx((sql) => setFirstMessageIds(sql));
+    // the index in parts of 20,000 messages: one statement over everything held the whole pass in memory
+    while ((await this.app.db.tx((sql) => indexPendingMessages(sql, 20_000))) === 20_000);
     await uploadsOf(this.app).thumbnails.idle();
     // closed before the move: the database's write-ahead log files move with it, whole
     await closeApp(this.app);

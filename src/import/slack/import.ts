@@ -155,6 +155,8 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
 
       const dates = [...days.keys()].sort();
       run.progress.start("days of messages", dates.length);
+      // several days go into one transaction: fewer, larger commits
+      let batch: ImportMessage[] = [];
       for (const date of dates) {
         const tagged: { m: SlackMessage; where: Conversation; file: string }[] = [];
         for (const { folder, entry } of days.get(date)!) {
@@ -166,8 +168,12 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
           for (const m of list as SlackMessage[]) if (m && typeof m === "object") tagged.push({ m, where: folders.get(folder)!, file: entry });
         }
         tagged.sort((a, b) => Number.parseFloat(a.m.ts ?? "0") - Number.parseFloat(b.m.ts ?? "0"));
-        await addIntegrationBots(writer, tagged.map((t) => t.m), personOf, integrationBots, domain, now);
-        let batch: ImportMessage[] = [];
+        if (tagged.some((t) => t.m.subtype === "bot_message" && !t.m.user)) {
+          // new bots must exist before their messages: write what is waiting first
+          await writer.addMessages(batch);
+          batch = [];
+          await addIntegrationBots(writer, tagged.map((t) => t.m), personOf, integrationBots, domain, now);
+        }
         for (const t of tagged) {
           const converted = await convertMessage(t.m, t.where, t.file, ctx, state);
           if (!converted) continue;
@@ -183,9 +189,9 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
             batch = [];
           }
         }
-        await writer.addMessages(batch);
         run.progress.advance(1);
       }
+      await writer.addMessages(batch);
       run.progress.finish();
       if (leftBehind) {
         run.notes.push(
