@@ -35,6 +35,13 @@ export interface ZulipImportOptions extends RunOptions {
 
 const ROLES = new Set<number>([ROLE.owner, ROLE.administrator, ROLE.moderator, ROLE.member, ROLE.guest]);
 const BATCH = 2000;
+
+/** Appends to a map of lists (in place: a channel's rows can be many). */
+function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
 const EDIT_KEYS = new Set(["user_id", "timestamp", "prev_content", "prev_rendered_content", "prev_topic", "topic", "prev_stream", "stream"]);
 
 export async function importZulip(config: Config, opts: ZulipImportOptions): Promise<ImportResult> {
@@ -146,7 +153,7 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
       const u = maps.users.get(fk(m, "user_profile") ?? -1);
       if (!own(g) || u === undefined) continue;
       const to = maps.groups.get(g!)!;
-      members.set(to, [...(members.get(to) ?? []), u]);
+      push(members, to, u);
     }
     for (const [g, us] of members) await addMembers(sql, g, [...new Set(us)]);
     const subs = new Map<number, number[]>();
@@ -155,7 +162,7 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
       const sub = maps.groups.get(fk(m, "subgroup") ?? -1);
       if (!own(sup) || sub === undefined) continue;
       const to = maps.groups.get(sup!)!;
-      subs.set(to, [...(subs.get(to) ?? []), sub]);
+      push(subs, to, sub);
     }
     for (const [g, ss] of subs) await addSubgroups(sql, g, [...new Set(ss)]);
   });
@@ -169,7 +176,7 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
     unknown.note("zerver_subscription", s);
     const r = fk(s, "recipient");
     if (r === null) continue;
-    byRecipient.set(r, [...(byRecipient.get(r) ?? []), s]);
+    push(byRecipient, r, s);
   }
   const streamRows = table(data, "zerver_stream");
   const defaults = new Set(table(data, "zerver_defaultstream").map((d) => fk(d, "stream")));
@@ -248,7 +255,7 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
     const words = new Map<number, string[]>();
     for (const a of table(data, "zerver_alertword")) {
       const userId = maps.users.get(fk(a, "user_profile") ?? -1);
-      if (userId !== undefined && typeof a.word === "string") words.set(userId, [...(words.get(userId) ?? []), a.word]);
+      if (userId !== undefined && typeof a.word === "string") push(words, userId, a.word);
     }
     for (const [userId, list] of words) await addAlertWords(sql, userId, list);
   });
@@ -319,7 +326,7 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
   const reactions = new Map<number, Row[]>();
   for (const r of table(data, "zerver_reaction")) {
     const m = fk(r, "message");
-    if (m !== null) reactions.set(m, [...(reactions.get(m) ?? []), r]);
+    if (m !== null) push(reactions, m, r);
   }
   const files = readdirSync(x.root).filter((f) => /^messages-\d+\.json$/.test(f)).sort();
   progress.start("messages", files.length * 1000);
@@ -333,7 +340,7 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
       const userId = maps.users.get(fk(um, "user_profile") ?? -1);
       const m = fk(um, "message");
       if (userId === undefined || m === null) continue;
-      flags.set(m, [...(flags.get(m) ?? []), { userId, flags: flagsOf(um) }]);
+      push(flags, m, { userId, flags: flagsOf(um) });
     }
     for (let i = 0; i < messages.length; i += BATCH) {
       const batch: ImportMessage[] = [];
@@ -510,7 +517,7 @@ async function importUploads(x: ExportFolder, w: ImportWriter, skips: SkipLog, m
     maps.uploads.set(String(a.path_id), stored.pathId);
     for (const m of Array.isArray(a.messages) ? a.messages : []) {
       const id = typeof m === "number" ? m : m?.id;
-      if (typeof id === "number") byMessage.set(id, [...(byMessage.get(id) ?? []), stored.attachmentId]);
+      if (typeof id === "number") push(byMessage, id, stored.attachmentId);
     }
   }
   return byMessage;
