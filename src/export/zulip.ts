@@ -27,7 +27,7 @@ export interface ExportResult {
   counts: { people: number; channels: number; messages: number; reactions: number; files: number; emoji: number };
 }
 
-export async function writeZulipExport(config: Config, to: string, opts: { db?: Db } = {}): Promise<ExportResult> {
+export async function writeZulipExport(config: Config, to: string, opts: { db?: Db; messagesPerFile?: number } = {}): Promise<ExportResult> {
   if (!/\.(tar\.gz|tgz)$/i.test(to)) throw new ExportError(`${to}: the export is a .tar.gz (Zulip's format)`);
   if (existsSync(to)) throw new ExportError(`${to} already exists`);
   const dbPath = localDatabasePath(config.storage.database);
@@ -53,7 +53,7 @@ export async function writeZulipExport(config: Config, to: string, opts: { db?: 
     let messageCount = 0;
     let userMessageId = 0;
     for (;;) {
-      const { messages, userMessages } = await listMessagesAfter(db, after, MESSAGES_PER_FILE);
+      const { messages, userMessages } = await listMessagesAfter(db, after, opts.messagesPerFile ?? MESSAGES_PER_FILE);
       if (!messages.length) break;
       const rows = messages.map((m) => {
         let client = clients.get(m.client);

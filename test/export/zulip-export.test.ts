@@ -94,6 +94,31 @@ describe("parley export", () => {
     expect(realm.zerver_client.find((c: any) => c.id === m.sending_client)).toBeDefined();
   });
 
+  test("messages are split across messages-NNNNNN.json files, and an import reads them all back in order", async () => {
+    const { writeZulipExport } = await import("../../src/export/zulip");
+    const { importZulip } = await import("../../src/import/zulip/import");
+    const { importConfig, openImported } = await import("../import/open-imported");
+    const split = join(root, "split.tar.gz");
+    const result = await writeZulipExport(s.app.config, split, { db: s.app.db, messagesPerFile: 1 });
+    const names: string[] = [];
+    await readTar(split, async (e) => void names.push(e.name));
+    const parts = names.filter((n) => /messages-\d{6}\.json$/.test(n));
+    expect(parts.length).toBe(result.counts.messages);
+    expect(parts[0]).toBe("zulip-export-parley/messages-000001.json");
+    const dir = join(root, "split-imported");
+    await importZulip(importConfig(dir), { archive: split, log: () => {}, out: { write: () => true, isTTY: false } as any });
+    const imported = await openImported(dir);
+    try {
+      const c = await imported.as("cordelia@zulip.com");
+      const before = (await s.users.cordelia.client.get("/messages", { anchor: "oldest", num_before: 0, num_after: 50, narrow: [] })).success().messages;
+      const after = (await c.get("/messages", { anchor: "oldest", num_before: 0, num_after: 50, narrow: [] })).success().messages;
+      expect(before.length).toBeGreaterThan(0);
+      expect(after.map((m: any) => [m.content, m.timestamp])).toEqual(before.map((m: any) => [m.content, m.timestamp]));
+    } finally {
+      await imported.close();
+    }
+  });
+
   test("refuses an existing archive, a name that is not .tar.gz and a data dir without an organization (exit 1, one line)", async () => {
     const errors: string[] = [];
     const spy = spyOn(console, "error").mockImplementation((...a: unknown[]) => void errors.push(a.join(" ")));
