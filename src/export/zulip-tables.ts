@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { REALM_GROUP_SETTING_DEFAULTS, REALM_PROPERTY_DEFAULTS } from "../domain/realm-settings";
 import { parseStoredSettings, settingsOver } from "../domain/user-settings";
+import { CHANNEL_TOPICS_POLICY, EDIT_HISTORY_POLICY, TOPICS_POLICY } from "../domain/zulip-export";
 
 export type Row = Record<string, any>;
 export type Tables = Record<string, Row[]>;
@@ -22,16 +23,37 @@ const json = (s: string | null | undefined): Row => {
 /** Zulip's foreign keys are named without `_id` (model_to_dict): the realm's announcement channels. */
 const ANNOUNCEMENTS = ["new_stream_announcements_stream", "signup_announcements_stream", "zulip_update_announcements_stream"];
 
-export function realmRow(r: Row): Row {
+/**
+ * The organization settings Zulip's Realm model has (its property_types, Zulip 10): only these go into
+ * zerver_realm, since Zulip's importer builds the row with Realm(**fields) and refuses unknown names.
+ * Parley's other settings travel beside it, in realm.json's `parley_realm_settings`.
+ */
+const ZULIP_REALM_PROPERTIES = new Set([
+  "allow_message_editing", "avatar_changes_disabled", "default_code_block_language", "default_language", "digest_emails_enabled",
+  "digest_weekday", "disallow_disposable_email_addresses", "email_changes_disabled", "emails_restricted_to_domains",
+  "enable_guest_user_dm_warning", "enable_guest_user_indicator", "enable_read_receipts", "enable_spectator_access", "giphy_rating",
+  "inline_image_preview", "inline_url_embed_preview", "invite_required", "jitsi_server_url", "message_content_allowed_in_email_notifications",
+  "message_content_edit_limit_seconds", "message_content_delete_limit_seconds", "move_messages_between_streams_limit_seconds",
+  "move_messages_within_stream_limit_seconds", "message_retention_days", "name_changes_disabled", "require_unique_names",
+  "send_channel_events_messages", "send_welcome_emails", "video_chat_provider", "waiting_period_threshold",
+  "want_advertise_in_communities_directory", "welcome_message_custom_text", "icon_source", "logo_source",
+]);
+
+/** zerver_realm's row, and Parley's settings Zulip has no field for. */
+export function realmRow(r: Row): { row: Row; parley: Row } {
   const settings = { ...REALM_PROPERTY_DEFAULTS, ...json(r.settings) } as Row;
-  const out: Row = { id: r.id, string_id: r.string_id, name: r.name, description: r.description, date_created: r.date_created, deactivated: bool(r.deactivated) };
+  const row: Row = { id: r.id, string_id: r.string_id, name: r.name, description: r.description, date_created: r.date_created, deactivated: bool(r.deactivated) };
+  const parley: Row = {};
   for (const [k, v] of Object.entries(settings)) {
     const bare = k.replace(/_id$/, "");
-    if (ANNOUNCEMENTS.includes(bare)) out[bare] = v === -1 ? null : v;
-    else if (!(k in out)) out[k] = v;
+    if (ANNOUNCEMENTS.includes(bare)) row[bare] = v === -1 ? null : v;
+    else if (k === "message_edit_history_visibility_policy" && typeof v === "string" && v in EDIT_HISTORY_POLICY) row[k] = EDIT_HISTORY_POLICY[v];
+    else if (k === "topics_policy" && typeof v === "string" && v in TOPICS_POLICY) row[k] = TOPICS_POLICY[v];
+    else if (ZULIP_REALM_PROPERTIES.has(k)) row[k] = v;
+    else if (!(k in REALM_GROUP_SETTING_DEFAULTS)) parley[k] = v;
   }
-  for (const k of Object.keys(REALM_GROUP_SETTING_DEFAULTS)) if (typeof settings[k] === "number") out[k] = settings[k];
-  return out;
+  for (const k of Object.keys(REALM_GROUP_SETTING_DEFAULTS)) if (typeof settings[k] === "number") row[k] = settings[k];
+  return { row, parley };
 }
 
 export function userRow(u: Row): Row {
@@ -80,7 +102,7 @@ export function streamRow(s: Row): Row {
     deactivated: bool(s.is_archived),
     recipient: s.recipient_id,
     first_message_id: s.first_message_id,
-    topics_policy: s.topics_policy,
+    topics_policy: CHANNEL_TOPICS_POLICY[s.topics_policy] ?? CHANNEL_TOPICS_POLICY.inherit,
   };
   for (const [k, v] of Object.entries(s)) if (k.startsWith("can_") && k.endsWith("_group")) out[k] = v;
   return out;

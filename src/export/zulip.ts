@@ -67,8 +67,11 @@ export async function writeZulipExport(config: Config, to: string, opts: { db?: 
     }
 
     const streamRecipient = new Map(t.streams!.map((x) => [x.id as number, x.recipient_id as number]));
+    const realmRows = realmRow(t.realm![0]!);
     const realm: Row = {
-      zerver_realm: [realmRow(t.realm![0]!)],
+      zerver_realm: [realmRows.row],
+      // Parley's settings Zulip's Realm has no field for (Zulip's importer reads only the tables it knows)
+      parley_realm_settings: realmRows.parley,
       zerver_client: [...clients].map(([name, id]) => ({ id, name })),
       zerver_userprofile: t.users!.map(userRow),
       zerver_userprofile_mirrordummy: [],

@@ -79,7 +79,11 @@ describe("parley export", () => {
     const owners = realm.zerver_namedusergroup.find((g: any) => g.name === "role:owners");
     expect(owners.is_system_group).toBe(true);
     expect(realm.zerver_usergroupmembership.filter((m: any) => m.user_group === owners.usergroup_ptr).map((m: any) => m.user_profile)).toEqual([s.users.desdemona.id]);
-    expect(realm.zerver_realm[0]).toMatchObject({ name: "Zulip Dev", message_content_edit_limit_seconds: 600 });
+    expect(realm.zerver_realm[0]).toMatchObject({ name: "Zulip Dev", message_content_edit_limit_seconds: 600, message_edit_history_visibility_policy: 1, topics_policy: 2 });
+    // Zulip builds its Realm from these fields: settings it has no field for travel beside them
+    expect(realm.zerver_realm[0].bot_creation_policy).toBeUndefined();
+    expect(realm.parley_realm_settings).toMatchObject({ bot_creation_policy: 1 });
+    expect(realm.zerver_stream.find((x: any) => x.name === "verona").topics_policy).toBe(1);
   });
 
   test("messages carry topic, rendered HTML, sender, recipient and each person's flags as Zulip's bitmask", async () => {

@@ -38,7 +38,7 @@ async function populate() {
   (await hamlet.client.patch("/users/me/profile_data", { data: [{ id: field, value: "Castle" }] })).success();
   const group = (await d.post("/user_groups/create", { name: "castle", description: "Castle folk", members: [hamlet.id, othello.id] })).success().group_id;
   (await d.post("/user_groups/create", { name: "everyone-ish", description: "Castle and more", members: [cordelia.id], subgroups: [group] })).success();
-  (await d.patch("/realm", { description: "We make things", message_content_edit_limit_seconds: 1200, allow_message_editing: true })).success();
+  (await d.patch("/realm", { description: "We make things", message_content_edit_limit_seconds: 1200, allow_message_editing: true, waiting_period_threshold: 7, topics_policy: "disable_empty_topic", default_language: "de" })).success();
   (await hamlet.client.patch("/settings", { twenty_four_hour_time: true })).success();
   const design = (await d.get("/get_stream_id", { stream: "design" })).success().stream_id;
   (await hamlet.client.post("/users/me/subscriptions/properties", {
@@ -70,7 +70,8 @@ async function populate() {
 }
 
 beforeAll(async () => {
-  s = await startServer();
+  // the real clock on both sides: who is a full member depends on the time
+  s = await startServer({ realClock: true });
   await populate();
   // exported while the server runs, from its open database
   await writeZulipExport(s.app.config, archive, { db: s.app.db });
@@ -108,7 +109,7 @@ function comparable(r: any) {
     emoji: Object.values(r.realm_emoji).map((e: any) => ({ name: e.name, deactivated: e.deactivated, author: email.get(e.author_id) })),
     linkifiers: r.realm_linkifiers.map((l: any) => ({ pattern: l.pattern, url_template: l.url_template })),
     profile_fields: r.custom_profile_fields.map((f: any) => ({ name: f.name, hint: f.hint, type: f.type })),
-    realm: { name: r.realm_name, description: r.realm_description, edit_limit: r.realm_message_content_edit_limit_seconds, allow_editing: r.realm_allow_message_editing, announcements: streamName.get(r.realm_new_stream_announcements_stream_id) ?? null },
+    realm: { name: r.realm_name, description: r.realm_description, edit_limit: r.realm_message_content_edit_limit_seconds, allow_editing: r.realm_allow_message_editing, waiting: r.realm_waiting_period_threshold, topics_policy: r.realm_topics_policy, language: r.realm_default_language, edit_history: r.realm_message_edit_history_visibility_policy, email_visibility: r.realm_email_address_visibility ?? null, bots: r.realm_bot_creation_policy ?? null, announcements: streamName.get(r.realm_new_stream_announcements_stream_id) ?? null },
     settings: { twenty_four_hour_time: r.user_settings.twenty_four_hour_time },
     unread: { count: r.unread_msgs.count, streams: r.unread_msgs.streams.map((x: any) => ({ stream: streamName.get(x.stream_id), topic: x.topic, n: x.unread_message_ids.length })), dms: r.unread_msgs.pms.length, huddles: r.unread_msgs.huddles.length, mentions: r.unread_msgs.mentions.length },
     starred: r.starred_messages.length,

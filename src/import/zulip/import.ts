@@ -21,12 +21,14 @@ import { findRealm } from "../../store/realm";
 import { CHANNEL_GROUP_SETTING_NAMES, updateStream } from "../../store/streams";
 import { updateImportedEmoji, emojiFileName, insertInactiveSubscriptions, setImportedEditHistory, setImportedSubscriptionSettings, setRealmSettingsJson, setUserSettingsJson, type ImportedSubscriptionSettings } from "../../store/zulip";
 import { systemBot } from "../../actions/system-bots";
+import { syncFullMembers } from "../../actions/user-updates";
 import { NOTIFICATION_BOT_EMAIL } from "../../actions/messages/notification-bot";
 import { runImport, type ImportResult, type RunOptions } from "../common/run";
 import { buildDirOf } from "../common/target";
 import { ImportError, type SkipLog } from "../common/problems";
 import type { ChannelInfo, ImportMessage, ImportPerson, ImportWriter } from "../common/writer";
 import { unpackExport, type ExportFolder } from "./archive";
+import { CHANNEL_TOPICS_POLICY, EDIT_HISTORY_POLICY, TOPICS_POLICY, policyName } from "../../domain/zulip-export";
 import { fk, flagsOf, rewriteHtml, rewriteUploads, seconds, table, UnknownFields, type IdMaps, type Row } from "./rows";
 
 export interface ZulipImportOptions extends RunOptions {
@@ -218,6 +220,8 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
         message_retention_days: typeof s.message_retention_days === "number" ? s.message_retention_days : null,
         creator_id: maps.users.get(fk(s, "creator") ?? -1) ?? null,
       };
+      const topicsPolicy = policyName(CHANNEL_TOPICS_POLICY, s.topics_policy);
+      if (topicsPolicy) fields.topics_policy = topicsPolicy;
       for (const name of CHANNEL_GROUP_SETTING_NAMES) {
         const g = maps.groups.get(typeof s[name] === "number" ? s[name] : -1);
         if (g !== undefined) fields[name] = g;
@@ -301,8 +305,16 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
       await setValue(sql, { user_id: userId, field_id: field.id, value, rendered_value: typeof v.rendered_value === "string" ? v.rendered_value : null });
     }
     const current = JSON.parse((await findRealm(sql))!.settings || "{}") as Record<string, unknown>;
+    // Parley's own exports carry the settings Zulip has no field for beside zerver_realm
+    const parleyOnly = data.parley_realm_settings && typeof data.parley_realm_settings === "object" ? (data.parley_realm_settings as Row) : {};
+    const source: Row = { ...parleyOnly, ...realmRow };
+    // Zulip keeps two policies as integers
+    const editPolicy = policyName(EDIT_HISTORY_POLICY, realmRow.message_edit_history_visibility_policy);
+    if (editPolicy) source.message_edit_history_visibility_policy = editPolicy;
+    const topicsPolicy = policyName(TOPICS_POLICY, realmRow.topics_policy);
+    if (topicsPolicy) source.topics_policy = topicsPolicy;
     for (const [k, def] of Object.entries(REALM_PROPERTY_DEFAULTS)) {
-      const v = realmRow[k];
+      const v = source[k];
       if (v !== undefined && (def === null ? v === null || typeof v !== "object" : typeof v === typeof def || v === null)) current[k] = v;
     }
     for (const k of Object.keys(REALM_GROUP_SETTING_DEFAULTS)) {
@@ -318,6 +330,8 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
     await setRealmSettingsJson(sql, realm.id, JSON.stringify(current), String(realmRow.name || realm.name), String(realmRow.description ?? ""));
   });
   await reloadRealm(app);
+  // the waiting period came with the settings: role:fullmembers follows it
+  await syncFullMembers(app);
 
   // uploads: every attachment's file stored anew; messages then point at the new paths
   const attachmentsOf = await importUploads(x, w, skips, maps);
