@@ -3,7 +3,6 @@
 // Ids are new, their relationships kept: every row is mapped through the id maps built as it goes
 // (people, groups, channels, emoji, uploads), in the order Zulip's own importer uses.
 import { readdirSync } from "node:fs";
-import { copyFile } from "node:fs/promises";
 
 import type { Config } from "../../config/schema";
 import { realmOf, reloadGroups, reloadRealm } from "../../app";
@@ -19,17 +18,20 @@ import { addAlertWords } from "../../store/alert-words";
 import { insertField, setValue } from "../../store/profile-fields";
 import { findRealm } from "../../store/realm";
 import { CHANNEL_GROUP_SETTING_NAMES, updateStream } from "../../store/streams";
-import { updateImportedEmoji, emojiFileName, insertInactiveSubscriptions, setImportedEditHistory, setImportedSubscriptionSettings, setRealmSettingsJson, setUserSettingsJson, type ImportedSubscriptionSettings } from "../../store/zulip";
+import { insertInactiveSubscriptions, setImportedSubscriptionSettings, setRealmSettingsJson, setUserSettingsJson, type ImportedSubscriptionSettings } from "../../store/zulip";
 import { systemBot } from "../../actions/system-bots";
 import { syncFullMembers } from "../../actions/user-updates";
 import { NOTIFICATION_BOT_EMAIL } from "../../actions/messages/notification-bot";
+import type { Progress } from "../common/progress";
 import { runImport, type ImportResult, type RunOptions } from "../common/run";
 import { buildDirOf } from "../common/target";
 import { ImportError, type SkipLog } from "../common/problems";
 import type { ChannelInfo, ImportMessage, ImportPerson, ImportWriter } from "../common/writer";
 import { unpackExport, type ExportFolder } from "./archive";
 import { CHANNEL_TOPICS_POLICY, EDIT_HISTORY_POLICY, TOPICS_POLICY, policyName } from "../../domain/zulip-export";
-import { fk, flagsOf, rewriteHtml, rewriteUploads, seconds, table, UnknownFields, type IdMaps, type Row } from "./rows";
+import { fk, flagsOf, push, seconds, table, UnknownFields, type IdMaps, type Row } from "./rows";
+import { toMessage, writeEditHistory } from "./messages";
+import { importEmoji, importUploads } from "./files";
 
 export interface ZulipImportOptions extends RunOptions {
   archive: string;
@@ -38,13 +40,6 @@ export interface ZulipImportOptions extends RunOptions {
 const ROLES = new Set<number>([ROLE.owner, ROLE.administrator, ROLE.moderator, ROLE.member, ROLE.guest]);
 const BATCH = 2000;
 
-/** Appends to a map of lists (in place: a channel's rows can be many). */
-function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-const EDIT_KEYS = new Set(["user_id", "timestamp", "prev_content", "prev_rendered_content", "prev_topic", "topic", "prev_stream", "stream"]);
 
 export async function importZulip(config: Config, opts: ZulipImportOptions): Promise<ImportResult> {
   let folder: ExportFolder | null = null;
@@ -60,7 +55,7 @@ export async function importZulip(config: Config, opts: ZulipImportOptions): Pro
 
 type Open = (org: { name: string; description?: string }, owner: ImportPerson) => Promise<ImportWriter>;
 
-async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progress: ImportRunProgress, open: Open) {
+async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progress: Progress, open: Open) {
   const data = x.json<Row>("realm.json")!;
   if (!data || typeof data !== "object" || Array.isArray(data)) throw new ImportError(`${x.archive}: realm.json is not an object of tables`);
   const unknown = new UnknownFields();
@@ -376,164 +371,3 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
   progress.finish();
   notes.push(...unknown.lines());
 }
-
-type ImportRunProgress = { start(label: string, total: number): void; advance(n: number): void; finish(): void };
-
-function toMessage(
-  m: Row, file: string, maps: IdMaps, channels: Map<number, ChannelInfo>, recipients: Map<number, { type: number; typeId: number }>,
-  byRecipient: Map<number, Row[]>, flags: Map<number, { userId: number; flags: number }[]>, reactions: Map<number, Row[]>,
-  emojiIds: Map<number, number>, attachmentsOf: Map<number, number[]>, skips: SkipLog,
-): ImportMessage | null {
-  const where = `${file}: zerver_message id ${m.id}`;
-  const senderId = maps.users.get(fk(m, "sender") ?? -1);
-  if (senderId === undefined) {
-    skips.skip("messages", where, `its sender ${fk(m, "sender")} is not in zerver_userprofile`);
-    return null;
-  }
-  const recipient = recipients.get(fk(m, "recipient") ?? -1);
-  if (!recipient) {
-    skips.skip("messages", where, `its recipient ${fk(m, "recipient")} is not in zerver_recipient`);
-    return null;
-  }
-  let place: ImportMessage["place"];
-  if (recipient.type === 2) {
-    const channel = channels.get(recipient.typeId);
-    if (!channel) {
-      skips.skip("messages", where, `its channel ${recipient.typeId} is not in zerver_stream`);
-      return null;
-    }
-    place = { kind: "channel", channel, topic: String(m.subject ?? m.topic ?? "") };
-  } else if (recipient.type === 1) {
-    const other = maps.users.get(recipient.typeId);
-    if (other === undefined) {
-      skips.skip("messages", where, `its recipient person ${recipient.typeId} is not in zerver_userprofile`);
-      return null;
-    }
-    place = { kind: "direct", userIds: [other] };
-  } else {
-    const ids = (byRecipient.get(fk(m, "recipient")!) ?? []).map((s) => maps.users.get(fk(s, "user_profile") ?? -1)).filter((u): u is number => u !== undefined);
-    if (!ids.length) {
-      skips.skip("messages", where, "its direct-message group has no members in zerver_subscription");
-      return null;
-    }
-    place = { kind: "direct", userIds: ids };
-  }
-  const content = rewriteUploads(String(m.content ?? ""), maps);
-  const html = typeof m.rendered_content === "string" ? rewriteHtml(m.rendered_content, maps) : null;
-  const userFlags = flags.get(m.id);
-  return {
-    place,
-    senderId,
-    content,
-    dateSent: seconds(m.date_sent, Date.now() / 1000),
-    reactions: (reactions.get(m.id) ?? []).flatMap((r) => {
-      const userId = maps.users.get(fk(r, "user_profile") ?? -1);
-      if (userId === undefined) return [];
-      const type = r.reaction_type === "realm_emoji" || r.reaction_type === "zulip_extra_emoji" ? r.reaction_type : "unicode_emoji";
-      let code = String(r.emoji_code);
-      if (type === "realm_emoji") {
-        const to = emojiIds.get(Number(code));
-        if (to === undefined) return [];
-        code = String(to);
-      }
-      return [{ userId, emojiName: String(r.emoji_name), emojiCode: code, reactionType: type }];
-    }),
-    attachmentIds: attachmentsOf.get(m.id) ?? [],
-    rendered: html === null ? undefined : { html, hasImage: Boolean(m.has_image), hasLink: Boolean(m.has_link), hasAttachment: Boolean(m.has_attachment) },
-    isMeMessage: html !== null && html.startsWith("<p>/me "),
-    // a message with no rows of its own (an export that left them out) gets the writer's: read by all
-    userFlags: userFlags?.length ? userFlags : undefined,
-  };
-}
-
-/** Edit history with its people and channels mapped (Zulip's entries, newest first, as Parley keeps them). */
-async function writeEditHistory(w: ImportWriter, done: Row[], maps: IdMaps) {
-  const rows: { id: number; history: string; lastEdit: number | null; lastMoved: number | null }[] = [];
-  for (const { id, source } of done) {
-    let history: Row[] | null = null;
-    if (typeof source.edit_history === "string" && source.edit_history) {
-      try {
-        history = JSON.parse(source.edit_history);
-      } catch {
-        history = null;
-      }
-    } else if (Array.isArray(source.edit_history)) history = source.edit_history;
-    if (!history?.length && source.last_edit_time == null) continue;
-    const mapped = (history ?? []).filter((e) => e && typeof e === "object").map((e) => {
-      // the keys Zulip's API shows (prev_rendered_content_version and the like stay behind)
-      const out: Row = Object.fromEntries(Object.entries(e).filter(([k]) => EDIT_KEYS.has(k)));
-      if (typeof e.user_id === "number") out.user_id = maps.users.get(e.user_id) ?? null;
-      for (const k of ["stream", "prev_stream"]) if (typeof e[k] === "number") out[k] = maps.streams.get(e[k]) ?? e[k];
-      if (typeof e.prev_rendered_content === "string") out.prev_rendered_content = rewriteHtml(e.prev_rendered_content, maps);
-      if (typeof e.prev_content === "string") out.prev_content = rewriteUploads(e.prev_content, maps);
-      return out;
-    });
-    const lastMove = mapped.find((e) => "prev_topic" in e || "prev_stream" in e);
-    rows.push({
-      id,
-      history: JSON.stringify(mapped),
-      lastEdit: typeof source.last_edit_time === "number" ? source.last_edit_time : (mapped[0]?.timestamp ?? null),
-      lastMoved: typeof source.last_moved_time === "number" ? source.last_moved_time : (lastMove?.timestamp ?? null),
-    });
-  }
-  if (rows.length) await w.app.db.tx((sql) => setImportedEditHistory(sql, rows));
-}
-
-async function importEmoji(x: ExportFolder, data: Row, w: ImportWriter, skips: SkipLog, maps: IdMaps): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  const records = x.json<Row[]>("emoji/records.json", false) ?? [];
-  const byFile = new Map(records.map((r) => [String(r.file_name ?? String(r.path).split("/").pop()), r]));
-  for (const e of table(data, "zerver_realmemoji")) {
-    const where = `realm.json: zerver_realmemoji ${e.name}`;
-    const record = byFile.get(String(e.file_name));
-    const path = record ? x.path(`emoji/${record.path}`) : null;
-    if (!path || !x.has(`emoji/${record!.path}`)) {
-      skips.skip("emoji", where, `its image ${e.file_name} is not in emoji/`);
-      continue;
-    }
-    const ext = String(e.file_name).split(".").pop()!.toLowerCase();
-    const made = await w.addRealmEmoji(String(e.name), path, ext);
-    out.set(e.id, made.id);
-    const file = (await emojiFileName(w.app.db, made.id))!;
-    maps.emojiFiles.set(String(e.file_name), file);
-    const author = maps.users.get(fk(e, "author") ?? -1) ?? w.owner.id;
-    await w.app.db.tx((sql) => updateImportedEmoji(sql, made.id, author, Boolean(e.deactivated)));
-  }
-  return out;
-}
-
-/** Stores each attachment's file; the new attachment ids by old message id. */
-async function importUploads(x: ExportFolder, w: ImportWriter, skips: SkipLog, maps: IdMaps): Promise<Map<number, number[]>> {
-  const byMessage = new Map<number, number[]>();
-  const attachments = table(x.json<Row>("attachment.json", false) ?? {}, "zerver_attachment", "attachment.json");
-  const records = x.json<Row[]>("uploads/records.json", false) ?? [];
-  const byPath = new Map<string, Row>();
-  for (const r of records) {
-    if (typeof r.s3_path === "string") byPath.set(r.s3_path, r);
-    if (typeof r.path === "string") byPath.set(r.path, r);
-  }
-  for (const a of attachments) {
-    const where = `attachment.json: zerver_attachment id ${a.id} (${a.file_name})`;
-    const owner = maps.users.get(fk(a, "owner") ?? -1);
-    if (owner === undefined) {
-      skips.skip("files", where, "its owner is not in zerver_userprofile");
-      continue;
-    }
-    const rel = `uploads/${byPath.get(String(a.path_id))?.path ?? a.path_id}`;
-    if (!x.has(rel)) {
-      skips.skip("files", where, `its file ${rel} is not in the export`);
-      continue;
-    }
-    const temp = await w.tempPath();
-    await copyFile(x.path(rel), temp);
-    const size = (await Bun.file(temp).size) as number;
-    const stored = await w.storeFile(owner, temp, String(a.file_name ?? String(a.path_id).split("/").pop()), size);
-    maps.uploads.set(String(a.path_id), stored.pathId);
-    for (const m of Array.isArray(a.messages) ? a.messages : []) {
-      const id = typeof m === "number" ? m : m?.id;
-      if (typeof id === "number") push(byMessage, id, stored.attachmentId);
-    }
-  }
-  return byMessage;
-}
-

@@ -131,3 +131,10 @@ export function rewriteUploads(text: string, maps: Pick<IdMaps, "uploads">): str
     return whole;
   });
 }
+
+/** Appends to a map of lists (in place: a channel's rows can be many). */
+export function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
