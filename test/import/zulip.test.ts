@@ -116,6 +116,16 @@ describe("importing a Zulip Cloud export", () => {
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(NOTES_BYTES);
   });
 
+  test("ids and emoji images inside the export's rendered HTML are rewritten to the new organization's", async () => {
+    const m = (await messages(bo, [{ operator: "channel", operand: "launch" }]))[0];
+    const general = (await bo.get("/get_stream_id", { stream: "general" })).success().stream_id;
+    const emoji = Object.values((await bo.get("/realm/emoji")).success().emoji) as any[];
+    const logo = emoji.find((e) => e.name === "rocket_logo")!;
+    expect(m.content).toBe(
+      `<p>T-minus 10 days, <span class="user-mention" data-user-id="${await idOf("ada@acme.test")}">@Ada Owner</span> in <a class="stream-topic" data-stream-id="${general}" href="/#narrow/channel/${general}-general/topic/kick-off">#general &gt; kick-off</a> <img alt=":rocket_logo:" class="emoji" src="${logo.source_url}" title="rocket logo"></p>`,
+    );
+  });
+
   test("a message the export left unrendered is rendered by Parley, mentions and linkifiers resolved for the new ids", async () => {
     const m = (await messages(di))[1];
     const ada = await idOf("ada@acme.test");
