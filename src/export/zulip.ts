@@ -14,6 +14,7 @@ import { openDb, type Db } from "../store/db";
 import { localDatabasePath, snapshotDatabase } from "../store/snapshot";
 import { EXPORTED_TABLES, listMessagesAfter, listTable } from "../store/zulip";
 import { TarWriter } from "../lib/tar";
+import { zulipFlagsMask } from "../domain/zulip-export";
 import { groupTables, huddleRow, messageRow, realmRow, realmTables, streamRow, subscriptionRows, userRow, type Row, type Tables } from "./zulip-tables";
 
 export class ExportError extends Error {}
@@ -60,7 +61,8 @@ export async function writeZulipExport(config: Config, to: string, opts: { db?: 
         if (client === undefined) clients.set(m.client, (client = clients.size + 1));
         return messageRow(m, client);
       });
-      const ums = userMessages.map((u) => ({ id: ++userMessageId, user_profile: u.user_id, message: u.message_id, flags_mask: u.flags }));
+      const direct = new Set(messages.filter((m) => m.stream_id === null).map((m) => m.id as number));
+      const ums = userMessages.map((u) => ({ id: ++userMessageId, user_profile: u.user_id, message: u.message_id, flags_mask: zulipFlagsMask(u.flags, direct.has(u.message_id)) }));
       await put(`messages-${String(++fileNo).padStart(6, "0")}.json`, { zerver_message: rows, zerver_usermessage: ums });
       messageCount += messages.length;
       after = messages[messages.length - 1]!.id;

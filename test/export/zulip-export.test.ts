@@ -94,7 +94,12 @@ describe("parley export", () => {
     const rows = messages.zerver_usermessage.filter((u: any) => u.message === m.id);
     expect(rows.find((u: any) => u.user_profile === s.users.othello.id).flags_mask).toBe(2);
     const stored = await s.app.db.all<{ user_id: number; flags: number }>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id", [m.id]);
-    expect(rows.map((u: any) => [u.user_profile, u.flags_mask]).sort((a: number[], b: number[]) => a[0]! - b[0]!)).toEqual(stored.map((r) => [r.user_id, r.flags]));
+    // Zulip's bits: the first six as Parley's, has_alert_word and historical higher up
+    const zulip = (f: number) => (f & 63) | (f & 64 ? 512 : 0) | (f & 128 ? 1024 : 0);
+    expect(rows.map((u: any) => [u.user_profile, u.flags_mask]).sort((a: number[], b: number[]) => a[0]! - b[0]!)).toEqual(stored.map((r) => [r.user_id, zulip(r.flags)]));
+    // a direct message's rows are marked is_private, as Zulip keeps them
+    const dm = messages.zerver_message.find((x: any) => x.content === "All three of us");
+    expect(messages.zerver_usermessage.filter((u: any) => u.message === dm.id).every((u: any) => (u.flags_mask & 2048) === 2048)).toBe(true);
     expect(realm.zerver_client.find((c: any) => c.id === m.sending_client)).toBeDefined();
   });
 

@@ -124,7 +124,7 @@ export function cloudExport(emojiPng: Uint8Array): Files {
       ...[4, 5, 6, 7, 8].map((u, i) => ({ id: 1 + i, user_profile: u, message: 1001, flags_mask: u === 4 ? 1 : u === 7 ? 2 : 0 })),
       ...[4, 5, 6, 7, 8].map((u, i) => ({ id: 10 + i, user_profile: u, message: 1002, flags_mask: u === 7 ? 1 : u === 4 ? 8 : 0 })),
       { id: 20, user_profile: 7, message: 1003, flags_mask: 0 },
-      { id: 21, user_profile: 4, message: 1004, flags_mask: 0 }, { id: 22, user_profile: 5, message: 1004, flags_mask: 1 },
+      { id: 21, user_profile: 4, message: 1004, flags_mask: 1 | 512 }, { id: 22, user_profile: 5, message: 1004, flags_mask: 1 },
       { id: 23, user_profile: 4, message: 1005, flags_mask: 1 | 2 }, { id: 24, user_profile: 5, message: 1005, flags_mask: 1 }, { id: 25, user_profile: 7, message: 1005, flags_mask: 2048 },
       { id: 26, user_profile: 5, message: 1006, flags_mask: 1 }, { id: 27, user_profile: 7, message: 1006, flags_mask: 2048 | 1 },
     ],

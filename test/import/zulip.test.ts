@@ -142,6 +142,8 @@ describe("importing a Zulip Cloud export", () => {
     expect(d.find((m) => m.sender_full_name === "Ada Owner").flags).toEqual(["starred"]);
     expect(d.find((m) => m.sender_full_name === "Di Member").flags).toEqual(["read"]);
     expect(a.find((m) => m.content.includes("Lunch")).flags.sort()).toEqual(["read", "starred"]);
+    // Zulip's has_alert_word bit (512) is Parley's has_alert_word
+    expect(a.find((m) => m.subject === "countdown").flags.sort()).toEqual(["has_alert_word", "read"]);
     // unread for Di: the welcome and the group message (#general's is unread too, but she muted #general)
     const unread = (await register(di)).unread_msgs;
     expect(unread.count).toBe(2);

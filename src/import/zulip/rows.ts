@@ -2,6 +2,7 @@
 // flag names, zerver_huddle or zerver_directmessagegroup), the fields Parley keeps, and rewriting
 // ids and upload paths inside message text for the new organization.
 import { FLAG } from "../../domain/flags";
+import { parleyFlags } from "../../domain/zulip-export";
 import { ImportError } from "../common/problems";
 
 export type Row = Record<string, any>;
@@ -36,7 +37,7 @@ export function seconds(v: unknown, fallback: number): number {
 /** Flags of a zerver_usermessage row: `flags_mask` (Zulip's export), or a number or list of names under `flags`. */
 export function flagsOf(r: Row): number {
   const v = r.flags_mask ?? r.flags;
-  if (typeof v === "number") return v & 0xff; // Parley keeps Zulip's first eight bits (read ... historical)
+  if (typeof v === "number") return parleyFlags(v);
   if (Array.isArray(v)) {
     let bits = 0;
     for (const name of v) {
