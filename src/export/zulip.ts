@@ -105,6 +105,8 @@ export async function writeZulipExport(config: Config, to: string, opts: { db?: 
       zerver_scheduledmessage: [],
     };
     await put("realm.json", realm);
+    // Zulip's export has its usage statistics beside realm.json; Parley keeps none
+    await put("analytics.json", { analytics_realmcount: [], analytics_usercount: [], analytics_streamcount: [], analytics_installationcount: [] });
 
     // attachments and their files
     const links = new Map<number, number[]>();

@@ -57,7 +57,7 @@ describe("parley export", () => {
     expect(messages.zerver_message.length).toBe(messageCount);
     expect(line.bytes).toBeGreaterThan(0);
     expect([...files.keys()].filter((f) => !f.includes("/uploads/") || f.endsWith("records.json")).sort()).toEqual(
-      ["attachment.json", "avatars/records.json", "emoji/records.json", "messages-000001.json", "realm.json", "uploads/records.json"].map((f) => `zulip-export-parley/${f}`),
+      ["analytics.json", "attachment.json", "avatars/records.json", "emoji/records.json", "messages-000001.json", "realm.json", "uploads/records.json"].map((f) => `zulip-export-parley/${f}`),
     );
   });
 
