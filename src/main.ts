@@ -22,6 +22,7 @@ import { importSlack } from "./import/slack/import";
 import { ImportError } from "./import/common/problems";
 import { importZulip } from "./import/zulip/import";
 import { ExportError, writeZulipExport } from "./export/zulip";
+import { createLoginLinksForEveryone, LOGIN_LINK_SECONDS } from "./actions/login-links";
 
 const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
 
@@ -40,10 +41,10 @@ Usage:
                      restores an archive into an empty or new data dir, after checking every checksum
   parley copy-db     [--config FILE] [--data-dir DIR] --to URL [--auth-token TOKEN]
                      copies the embedded database into an empty libSQL database (libsql://, http://, file:)
-  parley import slack EXPORT.zip [--config FILE] [--data-dir DIR] [--token TOKEN] [--org-name NAME]
+  parley import slack EXPORT.zip [--config FILE] [--data-dir DIR] [--token TOKEN] [--org-name NAME] [--print-login-links]
                      a Slack export (its "Export data" zip) into a new organization in an empty or new data
                      dir; with --token (a Slack token) its files are downloaded too
-  parley import zulip EXPORT.tar.gz [--config FILE] [--data-dir DIR]
+  parley import zulip EXPORT.tar.gz [--config FILE] [--data-dir DIR] [--print-login-links]
                      a Zulip organization export (Zulip Cloud's, manage.py export's or parley export's)
                      into a new organization in an empty or new data dir
   parley export      [--config FILE] [--data-dir DIR] OUT.tar.gz
@@ -73,7 +74,7 @@ const COMMANDS = {
   backup: { ...COMMON, to: { type: "string" } },
   restore: { ...COMMON },
   "copy-db": { ...COMMON, to: { type: "string" }, "auth-token": { type: "string" } },
-  import: { ...COMMON, token: { type: "string" }, "org-name": { type: "string" } },
+  import: { ...COMMON, token: { type: "string" }, "org-name": { type: "string" }, "print-login-links": { type: "boolean" } },
   export: { ...COMMON },
 } as const;
 
@@ -127,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
       case "copy-db":
         return await copyDb(config, values);
       case "import":
-        if (positionals[0] === "zulip") return await importZulipCommand(config, positionals.slice(1));
+        if (positionals[0] === "zulip") return await importZulipCommand(config, positionals.slice(1), Boolean(values["print-login-links"]));
         return await importCommand(config, positionals, values);
       case "export":
         return await exportCommand(config, positionals);
@@ -280,6 +281,11 @@ async function importCommand(config: Parameters<typeof openApp>[0], positionals:
     const result = await importSlack(config, { zip: file, token: values.token, orgName: values["org-name"] });
     for (const line of result.summary) console.log(line);
     console.log(`The organization is in ${result.dataDir}; the owner's API key is in ${join(result.dataDir, "zuliprc")}.`);
+    if (values["print-login-links"]) {
+      const links = await withApp(config, (app) => createLoginLinksForEveryone(app));
+      console.log(`One-time login links (each signs its person in once, within ${LOGIN_LINK_SECONDS / 86400} days):`);
+      for (const l of links) console.log(`  ${l.email}  ${l.url}`);
+    }
     return 0;
   } catch (e) {
     if (e instanceof ImportError) {
@@ -292,7 +298,7 @@ async function importCommand(config: Parameters<typeof openApp>[0], positionals:
 }
 
 /** import zulip: like import slack, a summary or one line saying why nothing was written. */
-async function importZulipCommand(config: Parameters<typeof openApp>[0], positionals: string[]) {
+async function importZulipCommand(config: Parameters<typeof openApp>[0], positionals: string[], loginLinks: boolean) {
   if (positionals.length !== 1) throw new UsageError("import zulip takes one export: parley import zulip EXPORT.tar.gz --data-dir DIR");
   const file = positionals[0]!;
   if (!existsSync(file)) throw new UsageError(`${file} does not exist`);
@@ -300,6 +306,11 @@ async function importZulipCommand(config: Parameters<typeof openApp>[0], positio
     const result = await importZulip(config, { archive: file });
     for (const line of result.summary) console.log(line);
     console.log(`The organization is in ${result.dataDir}; the owner's API key is in ${join(result.dataDir, "zuliprc")}.`);
+    if (loginLinks) {
+      const links = await withApp(config, (app) => createLoginLinksForEveryone(app));
+      console.log(`One-time login links (each signs its person in once, within ${LOGIN_LINK_SECONDS / 86400} days):`);
+      for (const l of links) console.log(`  ${l.email}  ${l.url}`);
+    }
     return 0;
   } catch (e) {
     if (e instanceof ImportError) console.error(`parley: import failed: ${e.message}`);

@@ -6,6 +6,7 @@ import { apiRoutes } from "./routes";
 import { webRoutes } from "./routes/web";
 import { uploadFileRoutes } from "./routes/upload-files";
 import { joinRoutes } from "./routes/join";
+import { loginLinkRoutes } from "./routes/login-links";
 import { emojiDataRoutes } from "./routes/emoji-data";
 import { zulipImageRoutes } from "./routes/zulip-images";
 import { healthRoutes } from "./routes/health";
@@ -78,6 +79,7 @@ export function createServer(app: App) {
     .use(emojiDataRoutes())
     .use(zulipImageRoutes())
     .use(joinRoutes(app))
+    .use(loginLinkRoutes(app))
     .use(healthRoutes(app));
   // metrics on the main port unless [metrics] port gives them a listener of their own (createMetricsServer)
   if (metrics.enabled && !metrics.port) server.use(metricsRoutes(app));

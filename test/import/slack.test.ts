@@ -65,6 +65,7 @@ function exportData(host: string): SlackExport {
         { type: "message", subtype: "bot_message", bot_id: "B99", username: "CI Bot", ts: ts(0, 7), text: "Build passed" },
         message("U10", ts(0, 8), "posting from my other account"),
         message("U02", ts(0, 9), "A second thread", { thread_ts: ts(0, 9), reply_count: 0 }),
+        message("U03", ts(0, 14), "ready :shipit:", { reactions: [{ name: "partyparrot", users: ["U01"], count: 1 }] }),
       ],
       "general/2024-01-02.json": [
         message("U01", ts(1, 1), "```\nconst x = 1;\n```"),
@@ -95,9 +96,13 @@ beforeAll(async () => {
     port: 0,
     fetch(req) {
       const url = new URL(req.url);
+      const host = `http://127.0.0.1:${fileHost.port}`;
       hits.push({ path: url.pathname, auth: req.headers.get("authorization") });
       if (req.headers.get("authorization") !== `Bearer ${TOKEN}`) return new Response("no", { status: 401 });
       if (url.pathname === "/files/notes.txt") return new Response("meeting minutes\n");
+      if (url.pathname === "/api/emoji.list")
+        return Response.json({ ok: true, emoji: { shipit: `${host}/emoji/shipit.png`, partyparrot: `${host}/emoji/partyparrot.gif`, ship_it_too: "alias:shipit" } });
+      if (url.pathname.startsWith("/emoji/")) return new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
       if (url.pathname === "/files/plan.txt") return new Response("the secret plan\n");
       if (url.pathname === "/files/flaky.txt") return ++flakyCalls < 2 ? new Response("busy", { status: 503 }) : new Response("flaky but fine\n");
       return new Response("not found", { status: 404 });
@@ -112,6 +117,8 @@ beforeAll(async () => {
     token: TOKEN,
     orgName: "Acme",
     fileHosts: ["127.0.0.1"],
+    emojiHosts: ["127.0.0.1"],
+    apiBase: `${host}/api`,
     allowPrivateDownloads: true,
     log: (l) => logged.push(l),
   });
@@ -315,6 +322,21 @@ describe("files", () => {
   test("the import's downloads folder is gone after success", () => {
     expect(existsSync(join(root, ".data.import-in-progress-downloads"))).toBe(false);
     expect(existsSync(join(root, ".data.import-in-progress"))).toBe(false);
+  });
+});
+
+describe("custom emoji", () => {
+  test("Slack's custom emoji come in with the token (aliases left out) and serve reactions and messages", async () => {
+    const ada = await imported.as("ada@example.com");
+    const { emoji } = (await ada.get("/realm/emoji")).success();
+    const names = Object.values(emoji as Record<string, { name: string; deactivated: boolean }>).map((e) => e.name).sort();
+    expect(names).toEqual(["partyparrot", "shipit"]);
+    expect(hits.find((h) => h.path === "/api/emoji.list")?.auth).toBe(`Bearer ${TOKEN}`);
+    const msgs = (await ada.get("/messages", { anchor: "newest", num_before: 50, num_after: 0 })).success().messages as any[];
+    const ready = msgs.find((m) => m.content.includes("ready"));
+    expect(ready.content).toContain('<img alt=":shipit:" class="emoji"');
+    const parrot = Object.entries(emoji as Record<string, { name: string }>).find(([, e]) => e.name === "partyparrot")![0];
+    expect(ready.reactions).toEqual([expect.objectContaining({ emoji_name: "partyparrot", emoji_code: parrot, reaction_type: "realm_emoji" })]);
   });
 });
 

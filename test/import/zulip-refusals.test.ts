@@ -164,6 +164,25 @@ describe("parley import zulip (the command)", () => {
     expect(errors).toEqual([`parley: import failed: ${archive} is not a readable .tar.gz export (not a tar archive)`]);
   });
 
+  test("a successful import prints the summary, where the organization is, and with --print-login-links a link per person", async () => {
+    const archive = await variant("cmd-ok.tar.gz", () => {});
+    const dir = fresh();
+    const lines: string[] = [];
+    const spy = spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
+    try {
+      expect(await main(["import", "zulip", archive, "--data-dir", dir, "--print-login-links"])).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines[0]).toBe("Imported 7 people, 2 channels, 6 messages, 2 reactions, 1 files.");
+    expect(lines).toContain(`The organization is in ${dir}; the owner's API key is in ${join(dir, "zuliprc")}.`);
+    for (const email of ["ada@acme.test", "bo@acme.test", "di@acme.test", "ed@acme.test"]) {
+      expect(lines.some((l) => l.startsWith(`  ${email}  `) && l.includes("/accounts/login/link/"))).toBe(true);
+    }
+    // deactivated people get no link
+    expect(lines.some((l) => l.includes("fay@acme.test"))).toBe(false);
+  });
+
   test("a missing archive and a second argument are usage errors (exit 2)", async () => {
     const spy = spyOn(console, "error").mockImplementation(() => {});
     try {

@@ -24,6 +24,10 @@ export interface SlackImportOptions extends RunOptions {
   fileHosts?: string[];
   /** tests: download from a file host on loopback */
   allowPrivateDownloads?: boolean;
+  /** Slack's Web API, asked for the custom emoji with the token (tests: a fake one) */
+  apiBase?: string;
+  /** hosts custom emoji images are taken from (Zulip: emoji.slack-edge.com) */
+  emojiHosts?: string[];
 }
 
 interface SlackChannel {
@@ -128,9 +132,11 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
         days.set(m[1]!, list);
       }
 
+      const apiBase = (opts.apiBase ?? "https://slack.com/api").replace(/\/+$/, "");
       const downloader = opts.token
-        ? run.downloader({ token: opts.token, tokenHosts: opts.fileHosts ?? ["files.slack.com"], allowPrivate: opts.allowPrivateDownloads })
+        ? run.downloader({ token: opts.token, tokenHosts: [...(opts.fileHosts ?? ["files.slack.com"]), new URL(apiBase).hostname], allowPrivate: opts.allowPrivateDownloads })
         : null;
+      const realmEmoji = downloader ? await importCustomEmoji(writer, downloader, apiBase, opts.emojiHosts ?? ["emoji.slack-edge.com"], run.skips) : new Map<string, number>();
       let leftBehind = 0;
       const files = fileLinker(writer, downloader, opts.fileHosts ?? ["files.slack.com"], run.skips, () => leftBehind++);
       const state: ConvertState = { threads: new Map(), counter: new Map(), parents: new Map() };
@@ -147,7 +153,7 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
       const ctx = {
         lookups,
         personOf: (id: string) => personOf.get(id) ?? integrationBots.get(id),
-        realmEmoji: () => undefined,
+        realmEmoji: (name: string) => realmEmoji.get(name),
         files,
         skip: (kind: string, where: string, why: string) => run.skips.skip(kind, where, why),
         maxTopicLength: config.limits.max_topic_length,
@@ -256,6 +262,44 @@ async function addIntegrationBots(writer: ImportWriter, messages: SlackMessage[]
   }));
   const ids = await writer.addPeople(people);
   people.forEach((p, i) => bots.set(p.key, ids[i]!));
+}
+
+/**
+ * Custom emoji: Slack's export leaves them out, so (like Zulip's import) they are listed with the
+ * token by Slack's emoji.list and each image on Slack's emoji host downloaded; aliases and images
+ * elsewhere are left out, as in Zulip.
+ */
+async function importCustomEmoji(writer: ImportWriter, downloader: Downloader, apiBase: string, hosts: string[], skips: { skip(k: string, w: string, y: string): void }): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  let list: { ok?: boolean; error?: string; emoji?: Record<string, string> };
+  try {
+    const got = await downloader.fetch(`${apiBase}/emoji.list`);
+    list = JSON.parse(await Bun.file(got.path).text());
+  } catch (e) {
+    skips.skip("custom emoji", "emoji.list", `Slack's emoji list could not be read (${(e as Error).message})`);
+    return out;
+  }
+  if (!list.ok || !list.emoji || typeof list.emoji !== "object") {
+    skips.skip("custom emoji", "emoji.list", `Slack answered ${list.error ?? "without a list"}`);
+    return out;
+  }
+  for (const [name, url] of Object.entries(list.emoji)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      continue; // "alias:other_name"
+    }
+    const extension = /\.(png|gif|jpe?g|webp)$/i.exec(parsed.pathname)?.[1]?.toLowerCase();
+    if (!hosts.includes(parsed.hostname) || !extension || !/^[a-z0-9_-]+$/.test(name)) continue;
+    try {
+      const got = await downloader.fetch(url);
+      out.set(name, (await writer.addRealmEmoji(name, got.path, extension === "jpeg" ? "jpg" : extension)).id);
+    } catch (e) {
+      skips.skip("custom emoji", `emoji.list: :${name}:`, `download failed (${(e as Error).message})`);
+    }
+  }
+  return out;
 }
 
 /**

@@ -7,6 +7,7 @@ import m0001 from "./0001_schema.sql" with { type: "text" };
 import m0002 from "./0002_unread_floors.sql" with { type: "text" };
 import m0003 from "./0003_unread_ranges.sql" with { type: "text" };
 import m0005 from "./0005_submessages.sql" with { type: "text" };
+import m0014 from "./0014_import.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: "unread_ranges", sql: m0003 },
   { version: 4, name: "zulip_emoji_names", run: renameToZulipEmojiNames },
   { version: 5, name: "submessages", sql: m0005 },
+  { version: 14, name: "import", sql: m0014 },
 ];
