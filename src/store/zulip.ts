@@ -7,18 +7,22 @@ import { chunked } from "./chunks";
  * common import writer has made the rows.
  */
 
-/** The tables an export reads whole (messages are paged: see listMessagesAfter). */
-export const EXPORTED_TABLES = [
-  "realm", "users", "streams", "subscriptions", "recipients", "direct_message_groups", "user_groups", "user_group_members",
-  "user_group_subgroups", "realm_emoji", "linkifiers", "custom_profile_fields", "custom_profile_values", "default_streams",
-  "realm_user_defaults", "reactions", "attachments", "attachment_messages", "user_topics", "muted_users", "alert_words",
-] as const;
-export type ExportedTable = (typeof EXPORTED_TABLES)[number];
+/** The tables an export reads whole, each with its order (messages are paged: see listMessagesAfter). */
+const EXPORTED_ORDER = {
+  realm: "id", users: "id", streams: "id", subscriptions: "stream_id, user_id", recipients: "id", direct_message_groups: "id",
+  user_groups: "id", user_group_members: "group_id, user_id", user_group_subgroups: "group_id, subgroup_id", realm_emoji: "id",
+  linkifiers: '"order", id', custom_profile_fields: '"order", id', custom_profile_values: "user_id, field_id", default_streams: "stream_id",
+  realm_user_defaults: "realm_id", reactions: "id", attachments: "id", attachment_messages: "attachment_id, message_id",
+  user_topics: "user_id, stream_id, topic", muted_users: "user_id, muted_user_id", alert_words: "user_id, word",
+} as const;
+export type ExportedTable = keyof typeof EXPORTED_ORDER;
+export const EXPORTED_TABLES = Object.keys(EXPORTED_ORDER) as ExportedTable[];
 
-/** Every row of one of the exported tables, in id (or key) order. */
+/** Every row of one of the exported tables. */
 export const listTable = (sql: Sql, table: ExportedTable) => {
-  if (!EXPORTED_TABLES.includes(table)) throw new Error(`not an exported table: ${table}`);
-  return sql.all<Record<string, any>>(`SELECT * FROM ${table} ORDER BY rowid`).catch(() => sql.all<Record<string, any>>(`SELECT * FROM ${table}`));
+  const order = EXPORTED_ORDER[table];
+  if (!order) throw new Error(`not an exported table: ${table}`);
+  return sql.all<Record<string, any>>(`SELECT * FROM ${table} ORDER BY ${order}`);
 };
 
 /** Up to `limit` messages with ids above `afterId`, oldest first, with their per-user rows. */
