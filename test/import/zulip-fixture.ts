@@ -57,18 +57,21 @@ export function cloudExport(emojiPng: Uint8Array): Files {
     zerver_userprofile_crossrealm: [{ id: 1, email: "notification-bot@zulip.com", recipient_id: 1 }, { id: 3, email: "welcome-bot@zulip.com", recipient_id: 3 }],
     zerver_stream: [
       { id: 31, realm: 2, name: "general", description: "Everything", rendered_description: "<p>Everything</p>", invite_only: false, is_web_public: false, history_public_to_subscribers: true, date_created: T0 - 86400 * 30, creator: 4, message_retention_days: null, deactivated: false, recipient: 131, first_message_id: 1001, email_token: "abc", stream_post_policy: 1, can_remove_subscribers_group: groupId("role:administrators") },
+      { id: 33, realm: 2, name: "old-rockets", description: "Before the move", rendered_description: "", invite_only: false, is_web_public: false, history_public_to_subscribers: true, date_created: T0 - 86400 * 25, creator: 4, message_retention_days: null, deactivated: true, recipient: 133, first_message_id: null, email_token: "ghi", stream_post_policy: 1, can_remove_subscribers_group: groupId("role:administrators") },
       { id: 32, realm: 2, name: "launch", description: "Secret launch plans", rendered_description: "", invite_only: true, is_web_public: false, history_public_to_subscribers: false, date_created: T0 - 86400 * 20, creator: 5, message_retention_days: 30, deactivated: false, recipient: 132, first_message_id: 1004, email_token: "def", stream_post_policy: 1, can_remove_subscribers_group: groupId("role:administrators") },
     ],
     zerver_recipient: [
       ...[4, 5, 6, 7, 8, 9, 10].map((u) => ({ id: 100 + u, type: 1, type_id: u })),
       { id: 131, type: 2, type_id: 31 },
       { id: 132, type: 2, type_id: 32 },
+      { id: 133, type: 2, type_id: 33 },
       { id: 141, type: 3, type_id: 41 },
     ],
     zerver_huddle: [{ id: 41, huddle_hash: createHash("sha1").update("4,5,7").digest("hex"), group_size: 3, recipient: 141 }],
     zerver_subscription: [
       ...[4, 5, 6, 7, 8, 9, 10].map((u) => sub(u, u, 100 + u)),
       sub(20, 4, 131), sub(21, 5, 131, { color: "#e79ab5", pin_to_top: true }), sub(22, 6, 131), sub(23, 7, 131, { is_muted: true, desktop_notifications: true }), sub(24, 8, 131), sub(25, 9, 131, { active: false }),
+      sub(50, 4, 133),
       sub(30, 4, 132), sub(31, 5, 132, { color: "#a6c7e5" }),
       sub(40, 4, 141), sub(41, 5, 141), sub(42, 7, 141),
     ],

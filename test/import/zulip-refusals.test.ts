@@ -174,7 +174,7 @@ describe("parley import zulip (the command)", () => {
     } finally {
       spy.mockRestore();
     }
-    expect(lines[0]).toBe("Imported 7 people, 2 channels, 6 messages, 2 reactions, 1 files.");
+    expect(lines[0]).toBe("Imported 7 people, 3 channels, 6 messages, 2 reactions, 1 files.");
     expect(lines).toContain(`The organization is in ${dir}; the owner's API key is in ${join(dir, "zuliprc")}.`);
     for (const email of ["ada@acme.test", "bo@acme.test", "di@acme.test", "ed@acme.test"]) {
       expect(lines.some((l) => l.startsWith(`  ${email}  `) && l.includes("/accounts/login/link/"))).toBe(true);

@@ -43,7 +43,7 @@ const messages = async (c: Client, narrow: unknown[] = []) =>
 
 describe("importing a Zulip Cloud export", () => {
   test("the summary counts what came in, notes the avatars left behind and lists fields Parley ignores", () => {
-    expect(result.totals).toMatchObject({ messages: 6, reactions: 2, files: 1, channels: 2 });
+    expect(result.totals).toMatchObject({ messages: 6, reactions: 2, files: 1, channels: 3 });
     expect(result.summary[1]).toBe("Skipped nothing.");
     expect(result.summary.some((l) => /Left 1 uploaded avatars behind/.test(l))).toBe(true);
     expect(result.summary).toContain("Ignored 1 field of zerver_userprofile that Parley has no place for: favourite_colour.");
@@ -95,6 +95,9 @@ describe("importing a Zulip Cloud export", () => {
     const cy = await imported.as("cy@acme.test");
     expect((await register(cy)).user_topics).toMatchObject([{ stream_id: general.stream_id, topic_name: "lunch", visibility_policy: 1 }]);
     expect(dr.alert_words).toEqual(["launch"]);
+    // an archived channel stays archived, with its members
+    const old = (await ada.get("/streams", { exclude_archived: false })).success().streams.find((x: any) => x.name === "old-rockets");
+    expect(old).toMatchObject({ is_archived: true, description: "Before the move" });
   });
 
   test("messages keep their places, topics, senders, times and the export's rendered HTML, with uploads pointing at their new paths", async () => {
