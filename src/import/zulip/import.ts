@@ -79,7 +79,7 @@ async function convert(x: ExportFolder, skips: SkipLog, notes: string[], progres
   if (!ownerRow) throw new ImportError(`${x.archive}: realm.json: zerver_userprofile has no active person to own the organization`);
   const person = (u: Row): ImportPerson => {
     const role = ROLES.has(u.role) ? u.role : ROLE.member;
-    if (!ROLES.has(u.role)) skips.skip("roles", `realm.json: zerver_userprofile id ${u.id}`, `unknown role ${JSON.stringify(u.role)}, imported as a member`);
+    if (!ROLES.has(u.role)) skips.skip("roles (imported as members)", `realm.json: zerver_userprofile id ${u.id}`, `unknown role ${JSON.stringify(u.role)}, imported as a member`);
     return {
       key: String(u.id),
       email: String(u.delivery_email || u.email).trim(),
