@@ -20,6 +20,8 @@ import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
 import { openDb, type Db } from "./store/db";
 import { importSlack } from "./import/slack/import";
 import { ImportError } from "./import/common/problems";
+import { importZulip } from "./import/zulip/import";
+import { ExportError, writeZulipExport } from "./export/zulip";
 import { createLoginLinksForEveryone, LOGIN_LINK_SECONDS } from "./actions/login-links";
 import { sendTestEmail } from "./notify/email-outbox";
 import { isValidEmail } from "./domain/validate";
@@ -46,6 +48,12 @@ Usage:
                      dir; with --token (a Slack token) its files are downloaded too
   parley send-test-email ADDRESS [--config FILE] [--data-dir DIR]
                      sends one email now through [email] smtp_url (or, without it, to DATA_DIR/emails.log)
+  parley import zulip EXPORT.tar.gz [--config FILE] [--data-dir DIR] [--print-login-links]
+                     a Zulip organization export (Zulip Cloud's, manage.py export's or parley export's)
+                     into a new organization in an empty or new data dir
+  parley export      [--config FILE] [--data-dir DIR] OUT.tar.gz
+                     the organization in Zulip's export format (for manage.py import, or import zulip),
+                     written while Parley serves
   parley --help | --version
 
 Defaults: data dir ./parley-data, host 127.0.0.1, port 9991. Flags beat PARLEY_DATA_DIR, PARLEY_HOST,
@@ -72,6 +80,7 @@ const COMMANDS = {
   "copy-db": { ...COMMON, to: { type: "string" }, "auth-token": { type: "string" } },
   import: { ...COMMON, token: { type: "string" }, "org-name": { type: "string" }, "print-login-links": { type: "boolean" } },
   "send-test-email": { ...COMMON },
+  export: { ...COMMON },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -91,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     let values: Record<string, string | boolean | undefined>;
     let positionals: string[] = [];
     try {
-      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: command === "restore" || command === "import" || command === "send-test-email" });
+      const parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: ["restore", "import", "export", "send-test-email"].includes(command) });
       values = parsed.values as typeof values;
       positionals = parsed.positionals;
     } catch (e) {
@@ -124,9 +133,12 @@ export async function main(argv: string[]): Promise<number> {
       case "copy-db":
         return await copyDb(config, values);
       case "import":
+        if (positionals[0] === "zulip") return await importZulipCommand(config, positionals.slice(1), Boolean(values["print-login-links"]));
         return await importCommand(config, positionals, values);
       case "send-test-email":
         return await testEmail(config, positionals);
+      case "export":
+        return await exportCommand(config, positionals);
     }
     return 2;
   } catch (e) {
@@ -297,6 +309,44 @@ async function importCommand(config: Parameters<typeof openApp>[0], positionals:
     }
     console.error(`parley: import failed, nothing was written: ${(e as Error)?.message ?? e}`);
     return 1;
+  }
+}
+
+/** import zulip: like import slack, a summary or one line saying why nothing was written. */
+async function importZulipCommand(config: Parameters<typeof openApp>[0], positionals: string[], loginLinks: boolean) {
+  if (positionals.length !== 1) throw new UsageError("import zulip takes one export: parley import zulip EXPORT.tar.gz --data-dir DIR");
+  const file = positionals[0]!;
+  if (!existsSync(file)) throw new UsageError(`${file} does not exist`);
+  try {
+    const result = await importZulip(config, { archive: file });
+    for (const line of result.summary) console.log(line);
+    console.log(`The organization is in ${result.dataDir}; the owner's API key is in ${join(result.dataDir, "zuliprc")}.`);
+    if (loginLinks) {
+      const links = await withApp(config, (app) => createLoginLinksForEveryone(app));
+      console.log(`One-time login links (each signs its person in once, within ${LOGIN_LINK_SECONDS / 86400} days):`);
+      for (const l of links) console.log(`  ${l.email}  ${l.url}`);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof ImportError) console.error(`parley: import failed: ${e.message}`);
+    else console.error(`parley: import failed, nothing was written: ${(e as Error)?.message ?? e}`);
+    return 1;
+  }
+}
+
+/** export: reads a snapshot (like backup), so it runs beside a live server; one JSON line on stdout. */
+async function exportCommand(config: Parameters<typeof openApp>[0], positionals: string[]) {
+  if (positionals.length !== 1) throw new UsageError("export takes the archive to write: parley export --data-dir DIR OUT.tar.gz");
+  try {
+    const result = await writeZulipExport(config, positionals[0]!);
+    console.log(JSON.stringify({ export: positionals[0], bytes: result.bytes, counts: result.counts }));
+    return 0;
+  } catch (e) {
+    if (e instanceof ExportError) {
+      console.error(`parley: export failed: ${e.message}`);
+      return 1;
+    }
+    throw e;
   }
 }
 

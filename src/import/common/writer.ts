@@ -94,6 +94,10 @@ export interface ImportMessage {
   reactions: ImportReaction[];
   attachmentIds: number[];
   isMeMessage?: boolean;
+  /** HTML the source rendered (Zulip's exports): kept instead of rendering `content` again */
+  rendered?: { html: string; hasImage: boolean; hasLink: boolean; hasAttachment: boolean };
+  /** the per-user rows exactly as the source had them (Zulip's exports), instead of read + mentions for every receiver */
+  userFlags?: { userId: number; flags: number }[];
 }
 
 export interface StoredFile {
@@ -269,9 +273,10 @@ export class ImportWriter {
   /**
    * Messages in the order given (ids follow it, so give them oldest first), each rendered for its
    * sender, with one user_messages row per recipient (read, plus mentions), in one transaction.
+   * Returns the new messages' ids, in the order given.
    */
-  async addMessages(batch: ImportMessage[]): Promise<void> {
-    if (!batch.length) return;
+  async addMessages(batch: ImportMessage[]): Promise<number[]> {
+    if (!batch.length) return [];
     const realm = realmOf(this.app);
     const render = await this.rendererModule();
     const rows: ImportedMessage[] = [];
@@ -283,8 +288,9 @@ export class ImportWriter {
       const firstId = this.nextId;
       let id = firstId;
       for (const m of batch) {
-        const ctx = await this.contextFor(m.senderId);
-        const r = render.renderMarkdown(m.content, ctx);
+        const r = m.rendered
+          ? { html: m.rendered.html, hasAttachment: m.rendered.hasAttachment, hasImage: m.rendered.hasImage, hasLink: m.rendered.hasLink, isMeMessage: m.isMeMessage ?? false, mentionedUserIds: new Set<number>(), wildcard: { stream: false } }
+          : render.renderMarkdown(m.content, await this.contextFor(m.senderId));
         let recipientId: number;
         let streamId: number | null = null;
         let dmKey: string | null = null;
@@ -315,13 +321,14 @@ export class ImportWriter {
           isMeMessage: r.isMeMessage,
         });
         const wildcard = r.wildcard.stream ? FLAG.stream_wildcard_mentioned : 0;
-        for (const u of receivers) {
+        if (m.userFlags) for (const x of m.userFlags) ums.push({ userId: x.userId, messageId: id, flags: x.flags });
+        else for (const u of receivers) {
           let flags: number = FLAG.read;
           if (r.mentionedUserIds.has(u)) flags |= FLAG.mentioned;
           if (wildcard && u !== m.senderId) flags |= wildcard;
           ums.push({ userId: u, messageId: id, flags });
         }
-        if (m.place.kind === "channel" && !receivers.includes(m.senderId)) ums.push({ userId: m.senderId, messageId: id, flags: FLAG.read });
+        if (!m.userFlags && m.place.kind === "channel" && !receivers.includes(m.senderId)) ums.push({ userId: m.senderId, messageId: id, flags: FLAG.read });
         for (const x of m.reactions) reactions.push({ messageId: id, ...x });
         if (m.attachmentIds.length) links.push({ messageId: id, ids: m.attachmentIds, realmPublic: m.place.kind === "channel" && !m.place.channel.inviteOnly });
         id++;
@@ -334,6 +341,8 @@ export class ImportWriter {
     });
     this.totals.messages += batch.length;
     this.totals.reactions += reactions.length;
+    const first = this.nextId - batch.length;
+    return batch.map((_, i) => first + i);
   }
 
   /**
