@@ -2,6 +2,7 @@ import { nowSecs, realmOf, type App } from "../app";
 import { topicNarrowUrl } from "../domain/markdown/urls";
 import { PARLEY_VERSION } from "../domain/version";
 import { ZulipError } from "../errors";
+import { OutboundError, outboundRequest, type OutboundResponse } from "../lib/outbound-http";
 import { findMessage, type MessageRow } from "../store/messages";
 import { findUserById, type UserRow } from "../store/users";
 import {
@@ -13,7 +14,6 @@ import {
   type OutgoingJobRow,
 } from "../store/webhooks";
 import { buildRequest, interpretSuccess, ownerNotice } from "../webhooks/outgoing/payload";
-import { urlRefusal } from "../webhooks/outgoing/address";
 import { loadDirectory, type Directory } from "./messages/directory";
 import { messageDict, NOTHING_ATTACHED } from "./messages/format";
 import { checkMessageRecipient, deliverMessage, type Addressee } from "./messages/send";
@@ -61,28 +61,29 @@ async function attempt(app: App, job: OutgoingJobRow, now: number, signal?: Abor
     await failWithMessage(ctx, request.failure);
     return void (await done());
   }
-  if (await urlRefusal(service.base_url, app.config.webhooks.allow_private_outgoing)) {
-    // Zulip's outgoing proxy answers 407 for a private or disallowed network
-    await failWithMessage(ctx, "Third party responded with 407");
-    await notifyOwner(ctx, { status: 407 });
-    return void (await done());
-  }
-  let response: Response;
-  let text: string;
+  let response: OutboundResponse;
+  // refused at connect unless allowed: a private address, or a name leading to one; a redirect's 3xx is the answer
   try {
-    response = await fetch(service.base_url, {
+    response = await outboundRequest({
+      url: service.base_url,
       method: "POST",
       body: request.body,
       headers: { "content-type": request.kind === "json" ? "application/json" : "application/x-www-form-urlencoded", "user-agent": `ParleyOutgoingWebhook/${PARLEY_VERSION}` },
-      // a redirect could lead anywhere, private addresses included: its 3xx is the answer
-      redirect: "manual",
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutSecs * 1000)]) : AbortSignal.timeout(timeoutSecs * 1000),
+      timeoutMs: timeoutSecs * 1000,
+      signal,
+      maxBytes: MAX_ANSWER_BYTES,
+      allowPrivate: app.config.webhooks.allow_private_outgoing,
     });
-    text = await readCapped(response);
   } catch (e) {
-    if (signal?.aborted) return; // shutting down: the row is retried after restart
-    const timedOut = (e as Error)?.name === "TimeoutError";
-    const failure = timedOut ? `Request timed out after ${timeoutSecs} seconds.` : "A connection error occurred. Is my bot server down?";
+    if (!(e instanceof OutboundError)) throw e;
+    if (e.kind === "aborted") return; // shutting down: the row is retried after restart
+    if (e.kind === "refused") {
+      // Zulip's outgoing proxy answers 407 for a private or disallowed network
+      await failWithMessage(ctx, "Third party responded with 407");
+      await notifyOwner(ctx, { status: 407 });
+      return void (await done());
+    }
+    const failure = e.kind === "timeout" ? `Request timed out after ${timeoutSecs} seconds.` : "A connection error occurred. Is my bot server down?";
     if (job.attempts + 1 > MAX_RETRIES) {
       await failWithMessage(ctx, "Bot is unavailable");
       await notifyOwner(ctx, { failure });
@@ -91,6 +92,7 @@ async function attempt(app: App, job: OutgoingJobRow, now: number, signal?: Abor
     await app.db.tx((sql) => noteOutgoingJobError(sql, job.id, failure));
     return;
   }
+  const text = new TextDecoder().decode(response.body);
   if (response.status >= 200 && response.status < 300) {
     const reply = interpretSuccess(service.interface, text);
     try {
@@ -113,11 +115,6 @@ interface Ctx {
   d: Directory;
   bot: UserRow;
   message: MessageRow;
-}
-
-async function readCapped(response: Response): Promise<string> {
-  const buf = await response.arrayBuffer();
-  return new TextDecoder().decode(buf.byteLength > MAX_ANSWER_BYTES ? buf.slice(0, MAX_ANSWER_BYTES) : buf);
 }
 
 const hostOf = (app: App) => {

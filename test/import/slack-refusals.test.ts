@@ -157,9 +157,9 @@ describe("without a token", () => {
   test("downloads refuse addresses that are not public unless the config allows them", async () => {
     const { Downloader } = await import("../../src/import/common/download");
     const d = new Downloader({ cacheDir: join(root, "dl"), maxBytes: 1000, tries: 1 });
-    await expect(d.fetch("https://127.0.0.1/x")).rejects.toThrow("refusing 127.0.0.1: it resolves to a non-public address (127.0.0.1)");
-    await expect(d.fetch("https://[::1]/x")).rejects.toThrow("non-public address");
-    await expect(d.fetch("https://10.1.2.3/x")).rejects.toThrow("non-public address");
+    await expect(d.fetch("https://127.0.0.1/x")).rejects.toThrow("refusing to download: 127.0.0.1 is not a public address");
+    await expect(d.fetch("https://[::1]/x")).rejects.toThrow("is not a public address");
+    await expect(d.fetch("https://10.1.2.3/x")).rejects.toThrow("is not a public address");
     await expect(d.fetch("http://example.com/x")).rejects.toThrow("refusing http:// (downloads are https only)");
     d.clear();
   });

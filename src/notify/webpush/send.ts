@@ -1,14 +1,11 @@
 /**
  * One push to one browser: web-push (the maintained library) encrypts the payload (aes128gcm, RFC 8291)
- * and signs the VAPID JWT (RFC 8292); the request itself goes out here, so that the address it connects
- * to is the one checked (the name is resolved once, inside the connection's own lookup: no DNS
- * rebinding between check and use) and a redirect is an answer, never followed.
+ * and signs the VAPID JWT (RFC 8292); the request itself goes out through lib/outbound-http.ts, so that
+ * the address it connects to is the one checked and a redirect is an answer, never followed.
  */
-import { lookup as dnsLookup } from "node:dns";
-import http from "node:http";
-import https from "node:https";
 import webpush from "web-push";
-import { endpointRefusal, hostOf, isPublicAddress } from "./address";
+import { OutboundError, outboundRequest } from "../../lib/outbound-http";
+import { endpointRefusal } from "./address";
 import type { VapidKeys } from "./vapid";
 
 export type SendOutcome =
@@ -39,28 +36,6 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
-type LookupCallback = (err: Error | null, address?: string | { address: string; family: number }[], family?: number) => void;
-
-/**
- * dns.lookup refusing names that lead to any non-public address: the check sits in the connection's own
- * lookup. `refused` hears why, so the failure is told apart from a network error.
- */
-const publicOnlyLookup =
-  (refused: (reason: string) => void) =>
-  (hostname: string, options: unknown, callback: LookupCallback): void => {
-    dnsLookup(hostname, { all: true }, (err, addresses) => {
-      if (err) return callback(err);
-      const bad = addresses.find((a) => !isPublicAddress(a.address));
-      if (bad || addresses.length === 0) {
-        const reason = `${hostname} resolves to ${bad?.address ?? "nothing"}, not a public address`;
-        refused(reason);
-        return callback(new Error(reason));
-      }
-      if ((options as { all?: boolean } | null)?.all) return callback(null, addresses);
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
-  };
-
 function retryAfter(value: string | string[] | undefined): number | undefined {
   const n = Number(Array.isArray(value) ? value[0] : value);
   return Number.isFinite(n) && n >= 0 ? n : undefined;
@@ -81,38 +56,28 @@ export function sendWebPush(target: PushTarget, payload: string, o: SendOptions)
   } catch (e) {
     return Promise.resolve({ kind: "fail", reason: `cannot encrypt for this subscription: ${(e as Error).message}` });
   }
-  const url = new URL(details.endpoint);
-  const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve) => {
-    let refusedBecause: string | null = null;
-    const req = client.request(
-      {
-        method: details.method,
-        protocol: url.protocol,
-        hostname: hostOf(url),
-        port: url.port || undefined,
-        path: url.pathname + url.search,
-        headers: details.headers as Record<string, string>,
-        timeout: o.timeoutMs ?? 15_000,
-        ...(o.allowInsecure ? {} : { lookup: publicOnlyLookup((r) => (refusedBecause = r)) as unknown as typeof dnsLookup }),
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        // the body is not needed; reading it frees the connection
-        res.resume();
-        if (status >= 200 && status < 300) resolve({ kind: "sent", status });
-        else if (status === 404 || status === 410) resolve({ kind: "gone", status });
-        else if (status === 429 || status >= 500) resolve({ kind: "retry", reason: `push service answered ${status}`, retryAfterSecs: retryAfter(res.headers["retry-after"]) });
-        else if (status >= 300 && status < 400) resolve({ kind: "fail", reason: `push service answered ${status} (a redirect, not followed)` });
-        else resolve({ kind: "fail", reason: `push service answered ${status}` });
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error("timed out")));
-    o.signal?.addEventListener("abort", () => req.destroy(new Error("the server is stopping")), { once: true });
-    req.on("error", (e) => {
-      if (refusedBecause) resolve({ kind: "fail", reason: refusedBecause });
-      else resolve({ kind: "retry", reason: `cannot reach the push service: ${e.message}` });
-    });
-    req.end(details.body ?? undefined);
-  });
+  return outboundRequest({
+    url: details.endpoint,
+    method: details.method,
+    headers: details.headers as Record<string, string>,
+    body: details.body ?? undefined,
+    timeoutMs: o.timeoutMs ?? 15_000,
+    signal: o.signal,
+    // the body is not needed: a push service's answer is its status
+    maxBytes: 4096,
+    allowPrivate: o.allowInsecure,
+  }).then(
+    ({ status, headers }): SendOutcome => {
+      if (status >= 200 && status < 300) return { kind: "sent", status };
+      if (status === 404 || status === 410) return { kind: "gone", status };
+      if (status === 429 || status >= 500) return { kind: "retry", reason: `push service answered ${status}`, retryAfterSecs: retryAfter(headers["retry-after"]) };
+      if (status >= 300 && status < 400) return { kind: "fail", reason: `push service answered ${status} (a redirect, not followed)` };
+      return { kind: "fail", reason: `push service answered ${status}` };
+    },
+    (e: OutboundError): SendOutcome => {
+      if (e.kind === "refused") return { kind: "fail", reason: e.message };
+      if (e.kind === "aborted") return { kind: "retry", reason: "cannot reach the push service: the server is stopping" };
+      return { kind: "retry", reason: `cannot reach the push service: ${e.kind === "timeout" ? "timed out" : e.message}` };
+    },
+  );
 }
