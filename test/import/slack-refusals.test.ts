@@ -163,4 +163,38 @@ describe("without a token", () => {
     await expect(d.fetch("http://example.com/x")).rejects.toThrow("refusing http:// (downloads are https only)");
     d.clear();
   });
+
+  test("a download's redirects are followed here, each hop checked again, the token kept to its own host, and the body bounded", async () => {
+    const { Downloader } = await import("../../src/import/common/download");
+    const seen: { path: string; auth: string | null }[] = [];
+    const host = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        const { pathname } = new URL(req.url);
+        seen.push({ path: pathname, auth: req.headers.get("authorization") });
+        if (pathname === "/start") return new Response(null, { status: 302, headers: { location: `http://localhost:${host.port}/file` } });
+        if (pathname === "/loop") return new Response(null, { status: 302, headers: { location: "/loop" } });
+        if (pathname === "/file") return new Response("the file");
+        return new Response("x".repeat(2000));
+      },
+    });
+    try {
+      const d = new Downloader({ cacheDir: join(root, "dl-redirects"), maxBytes: 1000, tries: 1, allowPrivate: true, token: "secret" });
+      const got = await d.fetch(`http://127.0.0.1:${host.port}/start`);
+      expect(await Bun.file(got.path).text()).toBe("the file");
+      expect(seen).toEqual([{ path: "/start", auth: "Bearer secret" }, { path: "/file", auth: null }]);
+      await expect(d.fetch(`http://127.0.0.1:${host.port}/loop`)).rejects.toThrow("too many redirects");
+      await expect(d.fetch(`http://127.0.0.1:${host.port}/big`)).rejects.toThrow("larger than the upload limit (1000 bytes)");
+      // without allowPrivate the same start is refused before any request
+      seen.length = 0;
+      const strict = new Downloader({ cacheDir: join(root, "dl-strict"), maxBytes: 1000, tries: 1 });
+      await expect(strict.fetch(`https://localhost:${host.port}/start`)).rejects.toThrow(/^refusing to download: localhost resolves to (127\.0\.0\.1|::1), not a public address$/);
+      expect(seen).toEqual([]);
+      d.clear();
+      strict.clear();
+    } finally {
+      host.stop(true);
+    }
+  });
 });
