@@ -170,7 +170,7 @@ describe("without a token", () => {
     const host = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch(req) {
+      fetch(req): Response {
         const { pathname } = new URL(req.url);
         seen.push({ path: pathname, auth: req.headers.get("authorization") });
         if (pathname === "/start") return new Response(null, { status: 302, headers: { location: `http://localhost:${host.port}/file` } });
