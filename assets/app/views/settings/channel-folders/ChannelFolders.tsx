@@ -7,7 +7,7 @@ import { createChannelFolder, reorderChannelFolders, updateChannelFolder } from 
 import { canAdministerOrg } from "../../../state/permissions";
 import type { ChannelFolder } from "../../../state/org-types";
 import { state } from "../../../state/store";
-import { SaveError, SaveStatus, useId, useSaver } from "../controls";
+import { FormActions, SaveError, movedIds, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
 
 function FolderForm({ folder, onDone }: { folder?: ChannelFolder; onDone?: () => void }) {
@@ -35,18 +35,7 @@ function FolderForm({ folder, onDone }: { folder?: ChannelFolder; onDone?: () =>
         <label for={`${id}-description`}>Description</label>
         <textarea id={`${id}-description`} rows={2} maxLength={1024} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
       </div>
-      <div class="setting-row">
-        <button type="submit" class="button primary" disabled={saver.state.kind === "saving"}>
-          {folder ? "Save" : "Create folder"}
-        </button>
-        {folder && (
-          <button type="button" class="button" onClick={onDone}>
-            Cancel
-          </button>
-        )}
-        <SaveStatus state={saver.state} />
-      </div>
-      <SaveError state={saver.state} />
+      <FormActions saver={saver} submit={folder ? "Save" : "Create folder"} onCancel={folder ? onDone : undefined} />
     </form>
   );
 }
@@ -61,11 +50,7 @@ function FolderRow({ f, index, list, editable }: { f: ChannelFolder; index: numb
       </li>
     );
   }
-  const move = (by: number) => {
-    const ids = list.map((x) => x.id);
-    [ids[index], ids[index + by]] = [ids[index + by]!, ids[index]!];
-    void saver.run(() => reorderChannelFolders(ids));
-  };
+  const move = (by: number) => void saver.run(() => reorderChannelFolders(movedIds(list, index, by)));
   const busy = saver.state.kind === "saving";
   return (
     <li class={f.is_archived ? "archived" : undefined}>

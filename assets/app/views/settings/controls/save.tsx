@@ -72,3 +72,23 @@ export function SaveError({ state, id }: { state: SaveState; id?: string }) {
 let counter = 0;
 /** An id unique on the page, for labels and descriptions. */
 export const useId = (prefix: string) => useRef(`${prefix}-${++counter}`).current;
+
+/** The foot of an add/edit form: its submit button (off while saving), Cancel when editing, and the save lines. */
+export function FormActions({ saver, submit, onCancel }: { saver: Saver; submit: string; onCancel?: () => void }) {
+  return (
+    <>
+      <div class="setting-row">
+        <button type="submit" class="button primary" disabled={saver.state.kind === "saving"}>
+          {submit}
+        </button>
+        {onCancel && (
+          <button type="button" class="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <SaveStatus state={saver.state} />
+      </div>
+      <SaveError state={saver.state} />
+    </>
+  );
+}

@@ -38,3 +38,10 @@ export function toSetting(members: number[], subgroups: number[]): GroupSetting 
   if (!members.length && subgroups.length === 1) return subgroups[0]!;
   return { direct_members: [...members].sort((a, b) => a - b), direct_subgroups: [...subgroups].sort((a, b) => a - b) };
 }
+
+/** The ids of a list in its new order after the item at `index` moves `by` places (-1 up, 1 down). */
+export function movedIds(list: readonly { id: number }[], index: number, by: number): number[] {
+  const ids = list.map((x) => x.id);
+  [ids[index], ids[index + by]] = [ids[index + by]!, ids[index]!];
+  return ids;
+}

@@ -9,7 +9,7 @@ import { previewLinkifier } from "../../../lib/linkifier-preview";
 import { canAdministerOrg } from "../../../state/permissions";
 import type { Linkifier } from "../../../state/org";
 import { org, state } from "../../../state/store";
-import { SaveError, SaveStatus, useId, useSaver } from "../controls";
+import { FormActions, SaveError, movedIds, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
 
 function Preview({ pattern, template, sample }: { pattern: string; template: string; sample: string }) {
@@ -69,18 +69,7 @@ function LinkifierForm({ initial, onDone }: { initial?: Linkifier; onDone?: () =
         <input id={`${id}-sample`} type="text" value={sample} placeholder="Fixed in #123" onInput={(e) => setSample(e.currentTarget.value)} />
       </div>
       <Preview pattern={pattern} template={template} sample={sample} />
-      <div class="setting-row">
-        <button type="submit" class="button primary" disabled={saver.state.kind === "saving"}>
-          {initial ? "Save" : "Add linkifier"}
-        </button>
-        {initial && (
-          <button type="button" class="button" onClick={onDone}>
-            Cancel
-          </button>
-        )}
-        <SaveStatus state={saver.state} />
-      </div>
-      <SaveError state={saver.state} />
+      <FormActions saver={saver} submit={initial ? "Save" : "Add linkifier"} onCancel={initial ? onDone : undefined} />
     </form>
   );
 }
@@ -95,11 +84,7 @@ function LinkifierRow({ l, index, list, editable }: { l: Linkifier; index: numbe
       </li>
     );
   }
-  const move = (by: number) => {
-    const ids = list.map((x) => x.id);
-    [ids[index], ids[index + by]] = [ids[index + by]!, ids[index]!];
-    void saver.run(() => reorderLinkifiers(ids));
-  };
+  const move = (by: number) => void saver.run(() => reorderLinkifiers(movedIds(list, index, by)));
   return (
     <li class="linkifier-row">
       <code class="linkifier-pattern">{l.pattern}</code>

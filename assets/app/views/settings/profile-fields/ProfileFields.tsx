@@ -8,7 +8,7 @@ import { addProfileField, deleteProfileField, editProfileField, reorderProfileFi
 import { canAdministerOrg } from "../../../state/permissions";
 import type { ProfileField } from "../../../state/org-types";
 import { state } from "../../../state/store";
-import { SaveError, SaveStatus, useId, useSaver } from "../controls";
+import { FormActions, SaveError, SaveStatus, movedIds, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
 import { selectOptions } from "./field-data";
 
@@ -113,16 +113,7 @@ function EditField({ f, onDone }: { f: ProfileField; onDone(): void }) {
         <label for={`${id}-hint`}>Hint</label>
         <input id={`${id}-hint`} type="text" value={hint} maxLength={80} onInput={(e) => setHint(e.currentTarget.value)} />
       </div>
-      <div class="setting-row">
-        <button type="submit" class="button primary" disabled={saver.state.kind === "saving"}>
-          Save
-        </button>
-        <button type="button" class="button" onClick={onDone}>
-          Cancel
-        </button>
-        <SaveStatus state={saver.state} />
-      </div>
-      <SaveError state={saver.state} />
+      <FormActions saver={saver} submit="Save" onCancel={onDone} />
     </form>
   );
 }
@@ -137,11 +128,7 @@ function FieldRow({ f, index, list, editable }: { f: ProfileField; index: number
       </li>
     );
   }
-  const move = (by: number) => {
-    const ids = list.map((x) => x.id);
-    [ids[index], ids[index + by]] = [ids[index + by]!, ids[index]!];
-    void saver.run(() => reorderProfileFields(ids));
-  };
+  const move = (by: number) => void saver.run(() => reorderProfileFields(movedIds(list, index, by)));
   return (
     <li>
       <span>
