@@ -11,7 +11,8 @@ import { indexPendingMessages, searchIndexState } from "../../store/search-index
  * nothing is pending the check is a remembered read (no query).
  */
 const DELAY_MS = 200;
-const BATCH = 2000;
+// small batches: each one holds the process (the embedded engine runs on its thread) while requests wait
+const BATCH = 250;
 
 class SearchIndexer {
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -44,8 +45,8 @@ class SearchIndexer {
       while (!this.closed && (await this.pendingAbove()) !== null) {
         const n = await this.app.db.tx((sql) => indexPendingMessages(sql, BATCH));
         if (n < BATCH) break;
-        // a backlog: let requests (sends, searches) in between batches
-        await new Promise((r) => setTimeout(r, 1));
+        // a backlog: let requests (sends, searches, page loads) in between batches
+        await new Promise((r) => setTimeout(r, 5));
       }
     };
     const run = this.chain.then(pass, pass);
