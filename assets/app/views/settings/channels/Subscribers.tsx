@@ -5,7 +5,7 @@ import { describeError } from "../../../api/http";
 import { canAddSubscribers, canRemoveSubscribers } from "../../../state/permissions";
 import { state } from "../../../state/store";
 import { Avatar } from "../../people-bits";
-import { PersonField } from "../controls";
+import { AddPeopleForm } from "../controls";
 
 function RemoveButton({ streamId, userId, name }: { streamId: number; userId: number; name: string }) {
   const [busy, setBusy] = useState(false);
@@ -32,36 +32,6 @@ function RemoveButton({ streamId, userId, name }: { streamId: number; userId: nu
   );
 }
 
-function AddForm({ streamId }: { streamId: number }) {
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const channel = state.value!.channels[streamId]!.name;
-  const submit = (e: Event) => {
-    e.preventDefault();
-    if (!chosen.length) return setError("Choose someone to add first.");
-    setBusy(true);
-    setError(null);
-    subscribePeople(channel, chosen)
-      .then(() => setChosen([]))
-      .catch((err) => setError(describeError(err)))
-      .finally(() => setBusy(false));
-  };
-  return (
-    <form class="setting add-subscribers" onSubmit={submit}>
-      <PersonField label="Add subscribers" chosen={chosen} onChange={setChosen} />
-      <button type="submit" class="button primary" disabled={busy}>
-        Add
-      </button>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </form>
-  );
-}
-
 export function Subscribers({ streamId }: { streamId: number }) {
   const s = state.value!;
   const [filter, setFilter] = useState("");
@@ -71,7 +41,7 @@ export function Subscribers({ streamId }: { streamId: number }) {
   const mayRemove = canRemoveSubscribers(s, streamId);
   return (
     <div class="settings-form">
-      {canAddSubscribers(s, streamId) && <AddForm streamId={streamId} />}
+      {canAddSubscribers(s, streamId) && <AddPeopleForm label="Add subscribers" add={(ids) => subscribePeople(s.channels[streamId]!.name, ids)} />}
       <p class="setting-hint">{ids.length === 1 ? "1 subscriber" : `${ids.length} subscribers`}</p>
       <input class="settings-filter" type="search" aria-label="Filter subscribers" placeholder="Filter subscribers" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
       <ul class="settings-people" aria-label="Subscribers">

@@ -7,3 +7,4 @@ export { TIME_LIMITS, customSeconds, limitChoice, toSetting, ROLE_GROUPS, movedI
 export { GroupSettingPicker } from "./GroupSetting";
 export { PersonField } from "./PersonField";
 export { FormActions, SaveError, SaveStatus, useSaver, useId, type Saver, type SaveState } from "./save";
+export { AddPeopleForm } from "./AddPeopleForm";

@@ -9,7 +9,7 @@ import { state } from "../../../state/store";
 import type { UserGroupPermission } from "../../../state/types";
 import { ConfirmDialog, openDialog } from "../../Dialog";
 import { Avatar } from "../../people-bits";
-import { GroupSettingPicker, PersonField, TextField } from "../controls";
+import { AddPeopleForm, GroupSettingPicker, TextField } from "../controls";
 import { ActionButton } from "../people/ActionButton";
 
 const SECTIONS: { id: GroupSection; label: string }[] = [
@@ -56,35 +56,6 @@ function General({ groupId }: { groupId: number }) {
         </button>
       </div>
     </div>
-  );
-}
-
-function AddMembers({ groupId }: { groupId: number }) {
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = (e: Event) => {
-    e.preventDefault();
-    if (!chosen.length) return setError("Choose someone to add first.");
-    setBusy(true);
-    setError(null);
-    changeGroupMembers(groupId, chosen, [])
-      .then(() => setChosen([]))
-      .catch((err) => setError(describeError(err)))
-      .finally(() => setBusy(false));
-  };
-  return (
-    <form class="setting add-subscribers" onSubmit={submit}>
-      <PersonField label="Add members" chosen={chosen} onChange={setChosen} />
-      <button type="submit" class="button primary" disabled={busy}>
-        Add
-      </button>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </form>
   );
 }
 
@@ -135,7 +106,7 @@ function Members({ groupId }: { groupId: number }) {
     <div class="settings-form">
       {!isMember && canJoinGroup(s, groupId) && <ActionButton label="Join group" kind="primary" run={() => changeGroupMembers(groupId, [s.me], [])} />}
       {isMember && canLeaveGroup(s, groupId) && <ActionButton label="Leave group" run={() => changeGroupMembers(groupId, [], [s.me])} />}
-      {canAddGroupMembers(s, groupId) && <AddMembers groupId={groupId} />}
+      {canAddGroupMembers(s, groupId) && <AddPeopleForm label="Add members" add={(ids) => changeGroupMembers(groupId, ids, [])} />}
       <ul class="settings-people" aria-label="Members">
         {g.members.map((id) => s.users[id]).filter(Boolean).map((u) => (
           <li key={u!.user_id} class="settings-person">
