@@ -6,7 +6,7 @@ import { summarize } from "./stats";
 type Http = { method: string; path: string; headers?: Record<string, string>; body?: string | ((i: number) => string) };
 
 interface Scenario {
-  kind: "http" | "events-latency" | "held-polls";
+  kind: "http" | "events-latency" | "held-polls" | "broadcast";
   base: string;
   concurrency?: number;
   durationMs?: number;
@@ -17,6 +17,8 @@ interface Scenario {
   watcher?: { auth: string };
   idle?: { auths: string[]; count: number };
   samples?: number;
+  // broadcast: `perUser` queues for each of `auths`, each with a pending long-poll
+  watchers?: { auths: string[]; perUser: number };
   // held-polls
   polls?: { auths: string[]; count: number };
   holdMs?: number;
@@ -121,6 +123,53 @@ async function eventsLatency(s: Scenario) {
   return { ...summarize(latencies, performance.now() - start), idle_queues: s.idle!.count };
 }
 
+/**
+ * One channel message to every pending long-poll of its subscribers (20 users × 50 queues): for each
+ * send, the time from its start until each queue's long-poll answered with it, every queue a sample.
+ */
+async function broadcast(s: Scenario) {
+  const stop = { done: false };
+  const { auths, perUser } = s.watchers!;
+  const owners = auths.flatMap((a) => Array.from({ length: perUser }, () => a));
+  const queues: string[] = [];
+  for (let i = 0; i < owners.length; i += 200) queues.push(...(await Promise.all(owners.slice(i, i + 200).map((a) => register(s.base, a, ["message"])))));
+  const sentAt: number[] = [];
+  const latencies: number[] = [];
+  let got = 0;
+  let allGot: (() => void) | null = null;
+  queues.forEach((q, i) =>
+    void holdPoll(s.base, owners[i]!, q, stop, (events) => {
+      const now = performance.now();
+      for (const e of events) {
+        const n = Number(/broadcast (\d+)/.exec(e.message?.content ?? "")?.[1]);
+        if (e.type !== "message" || !(sentAt[n]! > 0)) continue;
+        latencies.push(now - sentAt[n]!);
+        if (++got === queues.length) allGot?.();
+      }
+    }),
+  );
+  await Bun.sleep(1000);
+  const start = performance.now();
+  let lost = 0;
+  for (let i = 0; i < (s.samples ?? 20); i++) {
+    await Bun.sleep(100); // every long-poll re-parks after the previous answer
+    got = 0;
+    const all = new Promise<void>((r) => (allGot = r));
+    sentAt[i] = performance.now();
+    const res = await fetch(`${s.base}/api/v1/messages`, {
+      method: "POST",
+      headers: { authorization: s.sender!.auth, "content-type": "application/x-www-form-urlencoded" },
+      body: s.sender!.body.replace(/\{i\}|%7Bi%7D/, String(i)), // (form-encoded: the braces are escaped)
+    });
+    const sent = (await res.json()) as any;
+    if (sent.result !== "success") throw new Error(`send failed: ${JSON.stringify(sent)}`);
+    await Promise.race([all, Bun.sleep(3000)]);
+    lost += queues.length - got;
+  }
+  stop.done = true;
+  return { ...summarize(latencies, performance.now() - start), queues: queues.length, lost };
+}
+
 async function heldPolls(s: Scenario) {
   const stop = { done: false };
   const queues: string[] = [];
@@ -139,6 +188,7 @@ async function heldPolls(s: Scenario) {
   return { held: queues.length };
 }
 
-const result = scenario.kind === "http" ? await httpScenario(scenario) : scenario.kind === "events-latency" ? await eventsLatency(scenario) : await heldPolls(scenario);
+const kinds = { http: httpScenario, "events-latency": eventsLatency, "held-polls": heldPolls, broadcast };
+const result = await kinds[scenario.kind](scenario);
 console.log(JSON.stringify({ phase: "result", ...result }));
 process.exit(0);

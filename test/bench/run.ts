@@ -21,7 +21,7 @@ const quick = process.argv.includes("--quick");
 // --exe measures build/parley, --exe=PATH another executable (to compare two builds)
 const exeArg = process.argv.find((a) => a === "--exe" || a.startsWith("--exe="));
 const useExe = exeArg !== undefined;
-// --only=send,register runs just those scenarios (names: baselines send webhook event held fetch search register presence web import)
+// --only=send,register runs just those scenarios (names: baselines send webhook event broadcast held fetch search register presence web import)
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const wants = (name: string) => !only || only.includes(name);
 const SECONDS = quick ? 2000 : 5000;
@@ -243,6 +243,16 @@ async function main() {
   });
   if (results.send_to_event) log(`send→event: p50 ${results.send_to_event?.p50_ms} ms p99 ${results.send_to_event?.p99_ms} ms`);
 
+  // one message to the "bench" channel → 1,000 pending GET /events (its 20 subscribers × 50 queues), from send start
+  if (wants("broadcast")) results.broadcast = await load({
+    kind: "broadcast",
+    base,
+    samples: quick ? 20 : 50,
+    sender: { auth: auth(0), body: form({ type: "channel", to: benchId, topic: "broadcast", content: "broadcast {i}" }) },
+    watchers: { auths: users.slice(0, 20).map((_, i) => auth(i)), perUser: 50 },
+  });
+  if (results.broadcast) log(`broadcast: p50 ${results.broadcast.p50_ms} ms p99 ${results.broadcast.p99_ms} ms (${results.broadcast.count} deliveries, ${results.broadcast.lost} lost)`);
+
   // presence updates
   if (wants("presence")) results.presence = await throughput({
     kind: "http",
@@ -365,6 +375,7 @@ function table() {
     ["webhook: the send's text (Slack format), 32 conns", `${r.webhook_same_text?.per_second} req/s, p99 ${r.webhook_same_text?.p99_ms} ms`, "≥ 0.8× send", `errors ${r.webhook_same_text?.errors}${spread(r.webhook_same_text)}`, r.send_20_subscribers ? `${times(r.webhook_same_text?.per_second, r.send_20_subscribers.per_second)} send` : ""],
     ["webhook: GitHub push into the same channel, 32 conns", `${r.webhook_github_push?.per_second} req/s, p99 ${r.webhook_github_push?.p99_ms} ms`, "", `errors ${r.webhook_github_push?.errors}${spread(r.webhook_github_push)}`, r.send_20_subscribers ? `${times(r.webhook_github_push?.per_second, r.send_20_subscribers.per_second)} send` : ""],
     ["send → pending GET /events (1,000 queues)", `p50 ${r.send_to_event?.p50_ms} ms, p99 ${r.send_to_event?.p99_ms} ms`, "p50 < 2 ms, p99 < 10 ms", `${r.send_to_event?.count} samples`, floor],
+    ["channel message → 1,000 pending GET /events (20 users × 50)", `p50 ${r.broadcast?.p50_ms} ms, p99 ${r.broadcast?.p99_ms} ms`, "p99 < 50 ms", `${r.broadcast?.count} deliveries, ${r.broadcast?.lost} lost`, floor],
     ["held GET /events", `${r.held_polls?.held} held, ${r.held_polls?.kib_each_above_idle} KiB each, RSS ${r.held_polls?.rss_mib} MiB`, "10,000, ≤ 20 KiB each, < 260 MB", "", ""],
     [`GET /messages newest 100 of a topic (${MESSAGES.toLocaleString()} stored)`, `p50 ${r.fetch_topic_newest_100?.p50_ms} ms`, "p50 < 3 ms", `p99 ${r.fetch_topic_newest_100?.p99_ms} ms`, floor],
     [`search over ${MESSAGES.toLocaleString()} messages`, `p50 ${r.search?.p50_ms} ms`, "p50 < 25 ms", `p99 ${r.search?.p99_ms} ms`, floor],
