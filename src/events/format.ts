@@ -1,43 +1,56 @@
-import type { Event } from "./queue";
-import type { EventQueue } from "./queue";
+import type { Event, QueueOptions } from "./queue";
 import { matchesQueueNarrow } from "../domain/narrow";
 import { withoutPronounsType } from "../domain/profile-fields";
 
+type Message = Record<string, unknown>;
+
+/** Whether a queue's narrow (given at /register) leaves this message event out. */
+export function outsideNarrow(event: Event, o: QueueOptions): boolean {
+  if (event.type !== "message" || !o.narrow.length) return false;
+  const m = event.message as any;
+  return !matchesQueueNarrow(o.narrow, {
+    type: m.type,
+    streamName: typeof m.display_recipient === "string" ? m.display_recipient : undefined,
+    streamId: m.stream_id,
+    topic: m.subject,
+    senderEmail: m.sender_email,
+    senderId: m.sender_id,
+    flags: (event.flags as string[]) ?? [],
+  });
+}
+
+/** A message dict as a queue sees it: content as HTML or Markdown, the avatar, the empty topic's name. */
+export function formatMessage(message: Message, o: QueueOptions, emptyTopicName: string): Message {
+  const { rendered_content, raw_content, avatar_url_full, ...rest } = message as any;
+  const out: Message = {
+    ...rest,
+    content: o.applyMarkdown ? rendered_content : raw_content,
+    content_type: o.applyMarkdown ? "text/html" : "text/x-markdown",
+  };
+  if (rest.type === "stream" && rest.subject === "" && !o.capabilities?.empty_topic_name) out.subject = emptyTopicName;
+  if (!o.clientGravatar && rest.avatar_url === null && avatar_url_full !== undefined) out.avatar_url = avatar_url_full;
+  return out;
+}
+
 /**
  * Per-queue shaping of an event, decided at /register: message content as HTML or Markdown
- * (apply_markdown), gravatar URLs left to the client (client_gravatar), the queue's narrow, and
- * the client capabilities (empty_topic_name, bulk_message_deletion, user_list_incomplete and the
- * others below) and slim_presence.
+ * (apply_markdown), gravatar URLs left to the client (client_gravatar), and the client capabilities
+ * (empty_topic_name, bulk_message_deletion, user_list_incomplete and the others below) and
+ * slim_presence. Everything read here from the options must be in the queue's shapeKey (queue.ts):
+ * queues with the same key share the result. The narrow is outsideNarrow's.
  * Returns null to drop it, or several events for one (the older forms of some events).
+ * `message` formats a message dict (fanout.ts passes one that formats each dict once per form).
  */
-export function formatForQueue(event: Event, q: EventQueue, emptyTopicName: string): Event | Event[] | null {
-  const caps = q.options.capabilities ?? {};
+export function formatForQueue(
+  event: Event,
+  o: QueueOptions,
+  emptyTopicName: string,
+  message: (m: Message) => Message = (m) => formatMessage(m, o, emptyTopicName),
+): Event | Event[] | null {
+  const caps = o.capabilities ?? {};
   // clients without empty_topic_name see the organization's name for the empty topic (realm_empty_topic_display_name)
   const topic = (t: unknown) => (t === "" && !caps.empty_topic_name ? emptyTopicName : t);
-  if (event.type === "message") {
-    const message = event.message as Record<string, unknown>;
-    const { rendered_content, raw_content, avatar_url_full, ...rest } = message as any;
-    if (q.options.narrow.length) {
-      const ok = matchesQueueNarrow(q.options.narrow, {
-        type: rest.type,
-        streamName: typeof rest.display_recipient === "string" ? rest.display_recipient : undefined,
-        streamId: rest.stream_id,
-        topic: rest.subject,
-        senderEmail: rest.sender_email,
-        senderId: rest.sender_id,
-        flags: (event.flags as string[]) ?? [],
-      });
-      if (!ok) return null;
-    }
-    const out: Record<string, unknown> = {
-      ...rest,
-      content: q.options.applyMarkdown ? rendered_content : raw_content,
-      content_type: q.options.applyMarkdown ? "text/html" : "text/x-markdown",
-    };
-    if (rest.type === "stream") out.subject = topic(rest.subject);
-    if (!q.options.clientGravatar && rest.avatar_url === null && avatar_url_full !== undefined) out.avatar_url = avatar_url_full;
-    return { ...event, message: out };
-  }
+  if (event.type === "message") return { ...event, message: message(event.message as Message) };
   if (event.type === "delete_message") {
     const out: Event = { ...event };
     if ("topic" in out) out.topic = topic(out.topic);
@@ -63,7 +76,7 @@ export function formatForQueue(event: Event, q: EventQueue, emptyTopicName: stri
   if (event.type === "presence" && event.presences) {
     const { presences, user_id, email, server_timestamp, presence, ...rest } = event as any;
     if (caps.simplified_presence_events) return { ...rest, presences };
-    return q.options.slimPresence ? { ...rest, user_id, server_timestamp, presence } : { ...rest, user_id, email, server_timestamp, presence };
+    return o.slimPresence ? { ...rest, user_id, server_timestamp, presence } : { ...rest, user_id, email, server_timestamp, presence };
   }
   // Without include_deactivated_groups a deactivated group simply disappears.
   if (event.type === "user_group" && event.op === "update" && (event.data as any)?.deactivated === true && !caps.include_deactivated_groups) {

@@ -1,6 +1,7 @@
 import { badEventQueueId, badRequest } from "../errors";
-import { EventQueue, type Event, type QueueOptions, type QueuedEvent } from "./queue";
-import { formatForQueue } from "./format";
+import { EventQueue, type Batch, type Event, type QueueOptions } from "./queue";
+import { Fanout } from "./fanout";
+import { HEARTBEAT } from "./wire";
 
 /** Seven days: the longest queue_lifespan_secs a client may ask for. */
 export const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 3600;
@@ -45,30 +46,37 @@ export class EventHub {
 
   /** Sends one event to every queue of each user in `userIds`. */
   publish(event: Event, userIds: Iterable<number>, extra?: { queueId?: string; extra: Record<string, unknown> }): void {
-    const emptyTopicName = this.settings.emptyTopicName();
+    const fanout = this.fanout();
+    const memo = Fanout.memo();
     for (const userId of userIds) {
       const set = this.byUser.get(userId);
       if (!set) continue;
-      for (const q of set) this.deliver(q, event, emptyTopicName, extra);
+      for (const q of set) this.deliver(q, event, fanout, memo, extra);
     }
   }
 
   /** Sends each user their own version of an event (per-user flags and the like). */
   publishEach(userIds: Iterable<number>, build: (userId: number) => Event | null): void {
-    const emptyTopicName = this.settings.emptyTopicName();
+    // one Fanout for all: the users' events share their message dict, serialized once per form
+    const fanout = this.fanout();
     for (const userId of userIds) {
       const set = this.byUser.get(userId);
       if (!set) continue;
       const event = build(userId);
-      if (event) for (const q of set) this.deliver(q, event, emptyTopicName);
+      if (!event) continue;
+      const memo = Fanout.memo();
+      for (const q of set) this.deliver(q, event, fanout, memo);
     }
   }
 
-  private deliver(q: EventQueue, event: Event, emptyTopicName: string, extra?: { queueId?: string; extra: Record<string, unknown> }) {
+  private fanout(): Fanout {
+    return new Fanout(this.settings.emptyTopicName());
+  }
+
+  private deliver(q: EventQueue, event: Event, fanout: Fanout, memo: ReturnType<typeof Fanout.memo>, extra?: { queueId?: string; extra: Record<string, unknown> }) {
     if (!q.wants(event.type)) return;
-    const formatted = formatForQueue(event, q, emptyTopicName);
-    if (formatted === null) return;
-    for (const e of Array.isArray(formatted) ? formatted : [formatted]) q.push(extra && extra.queueId === q.id ? { ...e, ...extra.extra } : e);
+    const fragments = extra && extra.queueId === q.id ? fanout.fragmentsWith(event, q, extra.extra) : fanout.fragments(event, q, memo);
+    if (fragments) for (const f of fragments) q.push(f);
   }
 
   /** Whether some queue of the user takes events of this type. */
@@ -97,15 +105,15 @@ export class EventHub {
    * Zulip's fetch_events, an id older than what was already dropped, or one the queue never had, is
    * refused: the client has lost track of the queue and must register again.
    */
-  async poll(queue: EventQueue, lastEventId: number, dontBlock: boolean): Promise<QueuedEvent[]> {
+  async poll(queue: EventQueue, lastEventId: number, dontBlock: boolean): Promise<Batch> {
     if (lastEventId < queue.newestPrunedId) throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
     queue.acknowledge(lastEventId);
     if (lastEventId !== queue.newestPrunedId) throw badRequest(`Event ${lastEventId} was not in this queue`);
     queue.touch(this.now());
-    if (queue.events.length > 0 || dontBlock) return queue.events.slice();
-    const events = await queue.wait(this.settings.heartbeatMs(), this.now());
+    if (queue.size > 0 || dontBlock) return queue.batch();
+    const batch = await queue.wait(this.settings.heartbeatMs(), this.now());
     queue.touch(this.now());
-    return events;
+    return batch;
   }
 
   /** Drops every queue of a user (deactivation). */
@@ -128,7 +136,7 @@ export class EventHub {
 
   /** Shutdown: answer every parked long-poll so in-flight requests can finish. */
   releaseAll(): void {
-    for (const q of this.queues.values()) if (q.connected) q.push({ type: "heartbeat" });
+    for (const q of this.queues.values()) if (q.connected) q.push(HEARTBEAT);
   }
 
   get size() {
@@ -152,8 +160,9 @@ export class EventHub {
    * message to those who registered for every public channel).
    */
   publishToAllPublicQueues(event: Event, exclude: ReadonlySet<number>): void {
-    const emptyTopicName = this.settings.emptyTopicName();
-    for (const q of this.allPublic) if (!exclude.has(q.userId)) this.deliver(q, event, emptyTopicName);
+    const fanout = this.fanout();
+    const memo = Fanout.memo();
+    for (const q of this.allPublic) if (!exclude.has(q.userId)) this.deliver(q, event, fanout, memo);
   }
 
   private remove(q: EventQueue) {

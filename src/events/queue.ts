@@ -1,6 +1,17 @@
+import { HEARTBEAT, parseFragment, type Fragment } from "./wire";
+
 /** One client's event queue: events with increasing ids, at most one parked long-poll. */
 export type Event = { type: string; [key: string]: unknown };
 export type QueuedEvent = Event & { id: number };
+
+/**
+ * What a long-poll answers with: the queue's events from `firstId` on, each as its shared JSON
+ * fragment (event i has the id firstId + i).
+ */
+export interface Batch {
+  readonly firstId: number;
+  readonly fragments: readonly Fragment[];
+}
 
 export interface QueueOptions {
   userId: number;
@@ -19,13 +30,33 @@ export interface QueueOptions {
   clientName: string;
 }
 
-type Waiter = { resolve: (events: QueuedEvent[]) => void; timer: ReturnType<typeof setTimeout> };
+/**
+ * Every option that decides the form of an event in formatForQueue (format.ts) but the narrow (which
+ * only drops messages): markdown, gravatar, slim presence and all the client's capabilities. Queues
+ * with the same key get the same bytes. Capabilities format.ts does not read only split the sharing,
+ * never merge two forms.
+ */
+export function shapeKey(o: QueueOptions): string {
+  const caps = Object.keys(o.capabilities ?? {})
+    .sort()
+    .map((k) => `${k}=${o.capabilities[k]}`);
+  return `${o.applyMarkdown ? "m" : "-"}${o.clientGravatar ? "g" : "-"}${o.slimPresence ? "s" : "-"} ${caps.join(",")}`;
+}
+
+type Waiter = { resolve: (batch: Batch) => void; timer: ReturnType<typeof setTimeout> };
 
 export class EventQueue {
-  readonly events: QueuedEvent[] = [];
-  private nextId = 0;
+  /**
+   * The events not yet acknowledged, as fragments shared with every queue that got the same form of
+   * the event (format.ts): a queue holds one reference per event, not a copy. Their ids run on from
+   * `firstId` without gaps, so none is stored.
+   */
+  private fragments: Fragment[] = [];
+  private firstId = 0;
   private waiter: Waiter | null = null;
   private eventTypes: Set<string> | null;
+  /** The options that decide an event's form here (format.ts): queues with the same one share it. */
+  readonly shape: string;
   lastTouched: number;
 
   constructor(
@@ -34,6 +65,7 @@ export class EventQueue {
     now: number,
   ) {
     this.eventTypes = options.eventTypes ? new Set(options.eventTypes) : null;
+    this.shape = shapeKey(options);
     this.lastTouched = now;
   }
 
@@ -49,36 +81,50 @@ export class EventQueue {
     return this.eventTypes.has(type);
   }
 
-  /** Adds an event (if this queue wants its type) and answers a parked long-poll. */
-  push(event: Event): void {
-    const queued = { ...event, id: this.nextId++ } as QueuedEvent;
-    this.events.push(queued);
+  /** Adds an event (already formatted for this queue, wire.ts) and answers a parked long-poll. */
+  push(fragment: Fragment): void {
+    this.fragments.push(fragment);
     if (this.waiter) this.release();
   }
 
+  get size(): number {
+    return this.fragments.length;
+  }
+
+  /** The queued events as objects (tests and diagnostics; a long-poll answers with the fragments). */
+  get events(): QueuedEvent[] {
+    return this.fragments.map((f, i) => parseFragment(f, this.firstId + i));
+  }
+
+  /** The queue's contents now. */
+  batch(): Batch {
+    return { firstId: this.firstId, fragments: this.fragments.slice() };
+  }
+
   get lastEventId(): number {
-    return this.nextId - 1;
+    return this.firstId + this.fragments.length - 1;
   }
 
   /** The id of the newest event dropped as acknowledged (-1: none yet), as Zulip's newest_pruned_id. */
-  newestPrunedId = -1;
+  get newestPrunedId(): number {
+    return this.firstId - 1;
+  }
 
   /** Drops events the client has acknowledged (id <= lastEventId). */
   acknowledge(lastEventId: number): void {
-    let n = 0;
-    while (n < this.events.length && this.events[n]!.id <= lastEventId) n++;
-    if (n) {
-      this.newestPrunedId = this.events[n - 1]!.id;
-      this.events.splice(0, n);
+    const n = Math.min(this.fragments.length, lastEventId - this.firstId + 1);
+    if (n > 0) {
+      this.fragments.splice(0, n);
+      this.firstId += n;
     }
   }
 
   /** Parks a long-poll: resolves with the queue's contents on the next event or at the heartbeat. */
-  wait(heartbeatMs: number, now: number): Promise<QueuedEvent[]> {
+  wait(heartbeatMs: number, now: number): Promise<Batch> {
     this.release(); // at most one waiting request per queue: the older one is answered now
     this.lastTouched = now;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.push({ type: "heartbeat" }), heartbeatMs);
+      const timer = setTimeout(() => this.push(HEARTBEAT), heartbeatMs);
       this.waiter = { resolve, timer };
     });
   }
@@ -93,7 +139,7 @@ export class EventQueue {
     if (!w) return;
     this.waiter = null;
     clearTimeout(w.timer);
-    w.resolve(this.events.slice());
+    w.resolve(this.batch());
   }
 
   touch(now: number) {

@@ -4,6 +4,7 @@ import { openQueue, registerQueue, registerSpectator } from "../actions/register
 import { zulip } from "../http/plugin";
 import { badRequest } from "../errors";
 import { clientName } from "../http/client";
+import { eventsAnswer } from "../events/wire";
 
 const EventTypes = t.Array(t.String(), { maxItems: 1000 });
 /** A queue's narrow: [operator, operand] pairs. */
@@ -87,7 +88,7 @@ export const eventRoutes = (app: App) =>
     )
     .get(
       "/events",
-      async ({ args, me, request, server }) => {
+      async ({ args, me, request, server, set }) => {
         const p = args.read(GetEventsArgs);
         if (p.queue_id === undefined) {
           if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
@@ -109,8 +110,10 @@ export const eventRoutes = (app: App) =>
         const queue = app.events.get(p.queue_id, me.id);
         // A long-poll outlives Bun's idle timeout: the heartbeat (45-55 s) ends it instead.
         if (!p.dont_block) server?.timeout(request, 0);
-        const events = await app.events.poll(queue, p.last_event_id, p.dont_block);
-        return args.success({ events, queue_id: queue.id });
+        const batch = await app.events.poll(queue, p.last_event_id, p.dont_block);
+        // the events' JSON is shared by every queue that got them (events/wire.ts): written as is
+        set.headers["content-type"] = "application/json";
+        return eventsAnswer(batch, queue.id, args.ignored());
       },
       { auth: true },
     )
