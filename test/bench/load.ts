@@ -149,6 +149,7 @@ async function broadcast(s: Scenario) {
     }),
   );
   await Bun.sleep(1000);
+  console.log(JSON.stringify({ phase: "sampling" })); // the orchestrator reads the server's CPU time here and at the end
   const start = performance.now();
   let lost = 0;
   for (let i = 0; i < (s.samples ?? 20); i++) {
@@ -166,8 +167,9 @@ async function broadcast(s: Scenario) {
     await Promise.race([all, Bun.sleep(3000)]);
     lost += queues.length - got;
   }
+  console.log(JSON.stringify({ phase: "sampled" }));
   stop.done = true;
-  return { ...summarize(latencies, performance.now() - start), queues: queues.length, lost };
+  return { ...summarize(latencies, performance.now() - start), queues: queues.length, lost, sends: s.samples ?? 20 };
 }
 
 async function heldPolls(s: Scenario) {
