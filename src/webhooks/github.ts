@@ -1,3 +1,4 @@
+import { badRequest } from "../errors";
 import { eventHeader, UnsupportedEvent, type Integration, type WebhookRequest } from "./types";
 import type { Wild } from "./wild";
 import * as git from "./git";
@@ -44,8 +45,14 @@ function openedOrUpdatedPr({ p, includeTitle }: Helper): string {
 
 function assignedPr(h: Helper): string {
   const pr = h.p.at("pull_request");
-  const base = git.pullRequestMessage({ userName: sender(h.p), action: h.p.at("action").str(), url: pr.at("html_url").str(), number: pr.at("number").int(), title: titleIf(h, pr) });
-  return pr.get("assignee").truthy ? base.replace("assigned", `assigned ${pr.at("assignee").at("login").str()} to`) : base;
+  return git.pullRequestMessage({
+    userName: sender(h.p),
+    action: h.p.at("action").str(),
+    url: pr.at("html_url").str(),
+    number: pr.at("number").int(),
+    title: titleIf(h, pr),
+    assigneeUpdated: h.p.at("assignee").at("login").str(),
+  });
 }
 
 function closedPr(h: Helper): string {
@@ -63,21 +70,51 @@ function issueBody(h: Helper): string {
   const p = h.p;
   const action = p.at("action").str();
   const issue = p.at("issue");
-  const base = git.issueMessage({
+  return git.issueMessage({
     userName: sender(p),
     action,
     url: issue.at("html_url").str(),
     number: issue.at("number").int(),
     message: action === "assigned" || action === "unassigned" ? null : issue.at("body").strOrNull(),
     title: titleIf(h, issue),
+    assigneeUpdated: p.has("assignee") ? p.at("assignee").at("login").str() : null,
   });
-  if (p.has("assignee")) {
-    const who = p.at("assignee").at("login").str();
-    if (action === "assigned") return base.replace("assigned", `assigned ${who} to`);
-    if (action === "unassigned") return base.replace("unassigned", `unassigned ${who} from`);
-  }
-  return base;
 }
+
+function issueTransferred(h: Helper): string {
+  const issue = h.p.at("issue");
+  const changes = h.p.at("changes");
+  const next = changes.at("new_issue");
+  return `${sender(h.p)} transferred [issue #${issue.at("number").int()} ${issue.at("title").str()}](${issue.at("html_url").str()}) to [${changes.at("new_repository").at("full_name").str()}/#${next.at("number").int()}](${next.at("html_url").str()}).`;
+}
+
+function issueOpenedViaTransfer(h: Helper): string {
+  const issue = h.p.at("issue");
+  const changes = h.p.at("changes");
+  const old = changes.at("old_issue");
+  return `[Issue #${issue.at("number").int()} ${issue.at("title").str()}](${issue.at("html_url").str()}) was transferred from [${changes.at("old_repository").at("full_name").str()}#${old.at("number").int()}](${old.at("html_url").str()}).`;
+}
+
+// GitHub Sponsors: the tier's name, and the dates as Python's strftime("%B %d, %Y") writes them
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const tier = (p: Wild) => p.at("sponsorship").at("tier").at("name").str();
+const priorTier = (p: Wild) => p.at("changes").at("tier").at("from").at("name").str();
+function effectiveDate(p: Wild): string {
+  const raw = p.at("effective_date").str().slice(0, 10);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
+  const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
+  if (!m || !month || Number(m[3]) < 1 || Number(m[3]) > 31) throw badRequest(`Invalid date: ${raw}`);
+  return `${month} ${m[3]}, ${m[1]}`;
+}
+const SPONSORSHIP: Record<string, (h: Helper) => string> = {
+  cancelled: (h) => `${sender(h.p)} cancelled their ${tier(h.p)} subscription.`,
+  created: (h) => `${sender(h.p)} subscribed for ${tier(h.p)}.`,
+  edited: (h) =>
+    `${sender(h.p)} changed who can see their sponsorship from ${h.p.at("changes").at("privacy_level").at("from").str()} to ${h.p.at("sponsorship").at("privacy_level").str()}.`,
+  pending_cancellation: (h) => `${sender(h.p)}'s ${tier(h.p)} subscription will be cancelled on ${effectiveDate(h.p)}.`,
+  pending_tier_change: (h) => `${sender(h.p)}'s subscription will change from ${priorTier(h.p)} to ${tier(h.p)} on ${effectiveDate(h.p)}.`,
+  tier_changed: (h) => `${sender(h.p)} changed their subscription from ${priorTier(h.p)} to ${tier(h.p)}.`,
+};
 
 const isPrComment = (p: Wild) => p.at("issue").has("pull_request");
 
@@ -268,6 +305,13 @@ const discussionComment = (h: Helper) => {
   });
 };
 
+/** A Json[bool] URL parameter as Zulip reads it: JSON true or false; anything else is refused. */
+function isTrue(raw: string | undefined): boolean {
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  throw badRequest("ignore_private_repositories is not valid JSON");
+}
+
 const BODIES: Record<string, (h: Helper) => string> = {
   commit_comment: commitComment,
   closed_pull_request: closedPr,
@@ -284,6 +328,8 @@ const BODIES: Record<string, (h: Helper) => string> = {
   issue_labeled_or_unlabeled: issueLabeled,
   issue_milestoned_or_demilestoned: issueMilestoned,
   issues: issueBody,
+  issues_opened_via_transfer: issueOpenedViaTransfer,
+  issues_transferred: issueTransferred,
   member: (h) =>
     `${sender(h.p)} ${h.p.at("action").str()} [${h.p.at("member").at("login").str()}](${h.p.at("member").at("html_url").str()}) to [${repoName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
   membership: (h) => {
@@ -313,6 +359,7 @@ const BODIES: Record<string, (h: Helper) => string> = {
   team,
   team_add: (h) => `The repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}) was added to team ${h.p.at("team").at("name").str()}.`,
   watch: (h) => `${sender(h.p)} starred the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
+  ...SPONSORSHIP,
 };
 
 const IGNORED_EVENTS = new Set(["check_suite", "label", "meta", "milestone", "organization", "project_card", "push__merge_queue", "repository_vulnerability_alert"]);
@@ -332,12 +379,19 @@ function zulipEvent(header: string, p: Wild, branches: string | undefined): stri
     if (action === "locked" || action === "unlocked") return "locked_or_unlocked_pull_request";
     if (action === "auto_merge_enabled" || action === "auto_merge_disabled") return "pull_request_auto_merge";
     if (IGNORED_PR_ACTIONS.has(action)) return null;
+  } else if (header === "pull_request_review") {
+    // GitHub follows a review with an empty "edited" duplicate of its body
+    if (p.at("action").str() === "edited" && !p.get("changes").truthy) return null;
+    return header;
+  } else if (header === "sponsorship") {
+    // Zulip keys these by GitHub Sponsors' action (its fixtures send it as the event); GitHub's header is "sponsorship"
+    const action = p.at("action").str();
+    if (Object.hasOwn(SPONSORSHIP, action)) return action;
   } else if (header === "push") {
     const ref = p.at("ref").str();
     if (ref.startsWith("refs/heads/gh-readonly-queue/")) return null;
     if (ref.startsWith("refs/heads/")) {
-      // Zulip's test is a substring test on the comma-separated list
-      if (branches !== undefined && !branches.includes(branchOf(ref))) return null;
+      if (!git.isBranchNotifiable(branchOf(ref), branches)) return null;
       return "push_commits";
     }
     return "push_tags";
@@ -352,6 +406,8 @@ function zulipEvent(header: string, p: Wild, branches: string | undefined): stri
     const action = p.at("action").str();
     if (action === "labeled" || action === "unlabeled") return "issue_labeled_or_unlabeled";
     if (action === "milestoned" || action === "demilestoned") return "issue_milestoned_or_demilestoned";
+    if (action === "transferred") return "issues_transferred";
+    if (action === "opened" && p.get("changes").get("old_issue").truthy) return "issues_opened_via_transfer";
     return "issues";
   } else if (Object.hasOwn(BODIES, header)) return header;
   else if (IGNORED_EVENTS.has(header)) return null;
@@ -379,6 +435,7 @@ function topicFor(p: Wild, event: string): string {
     const d = p.at("discussion");
     return `${repoName(p)} discussion #${d.at("number").int()}: ${d.at("title").str()}`;
   }
+  if (Object.hasOwn(SPONSORSHIP, event)) return "sponsors";
   return repoName(p);
 }
 
@@ -387,7 +444,12 @@ export const github: Integration = {
   displayName: NAME,
   handle(req: WebhookRequest) {
     const header = eventHeader(req, "X-GitHub-Event", NAME);
-    const event = zulipEvent(header, req.payload, req.params.branches);
+    const p = req.payload;
+    p.at("sender").at("login").str();
+    if (p.has("repository") && p.at("repository").at("private").bool() && isTrue(req.params.ignore_private_repositories)) return [];
+    // an edit that leaves a comment's text as it was says nothing (discussion comments excepted, as Zulip does)
+    if (header.includes("comment") && !header.includes("discussion") && p.get("action").value === "edited" && p.at("changes").at("body").at("from").str() === p.at("comment").at("body").str()) return [];
+    const event = zulipEvent(header, p, req.params.branches);
     if (event === null) return [];
     const body = BODIES[event]!({ p: req.payload, includeTitle: req.params.topic !== undefined });
     return [{ topic: topicFor(req.payload, event), body, event }];

@@ -236,7 +236,7 @@ describe("every integration through its URL", () => {
     ["gitlab", { "X-GitLab-Event": "Tag Push Hook" }, { ref: "refs/tags/v1", checkout_sha: "abc", user_name: "Ada", project: { name: "parley", web_url: "https://gitlab.example.com/o/parley" } }, "parley", "Ada pushed tag v1."],
     ["gitea", { "X-Gitea-Event": "create" }, { ref: "dev", repository: repo, sender: { login: "ada", username: "ada" } }, "parley / dev", "ada created [dev](https://forge.example.com/o/parley/src/dev) branch."],
     ["grafana", {}, { title: "Disk", ruleName: "Disk", ruleUrl: "https://grafana.example.com/d/1", state: "ok" }, "Disk", ":squared_ok: **OK**\n\n[Disk](https://grafana.example.com/d/1)"],
-    ["alertmanager", {}, { alerts: [{ status: "firing", labels: { instance: "nas", alertname: "Down" }, generatorURL: "https://prom.example.com/g" }] }, "nas", ":alert: **FIRING** Down ([graph](https://prom.example.com/g))"],
+    ["alertmanager", {}, { alerts: [{ status: "firing", labels: { instance: "nas", alertname: "Down" }, generatorURL: "https://prom.example.com/g" }] }, "nas", ":alert: **FIRING** Down ([source](https://prom.example.com/g))"],
     ["homeassistant", {}, { message: "Door opened", topic: "house" }, "house", "Door opened"],
     ["sentry", {}, { action: "resolved", data: { issue: { title: "Boom", lastSeen: "2026-01-05T10:00:00Z", assignedTo: null } }, actor: { name: "Ada" } }, "Boom", "Issue **Boom** was marked as resolved by **Ada**."],
   ];
