@@ -446,7 +446,7 @@ export const github: Integration = {
     const header = eventHeader(req, "X-GitHub-Event", NAME);
     const p = req.payload;
     p.at("sender").at("login").str();
-    if (p.has("repository") && p.at("repository").at("private").bool() && isTrue(req.params.ignore_private_repositories)) return [];
+    if (isTrue(req.params.ignore_private_repositories) && p.has("repository") && p.at("repository").at("private").bool()) return [];
     // an edit that leaves a comment's text as it was says nothing (discussion comments excepted, as Zulip does)
     if (header.includes("comment") && !header.includes("discussion") && p.get("action").value === "edited" && p.at("changes").at("body").at("from").str() === p.at("comment").at("body").str()) return [];
     const event = zulipEvent(header, p, req.params.branches);

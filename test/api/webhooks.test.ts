@@ -248,3 +248,51 @@ describe("every integration through its URL", () => {
     });
   }
 });
+
+describe("the events added from Zulip's newer views, through the URL", () => {
+  const sender = { login: "octocat", html_url: "https://github.com/octocat" };
+  const sponsorship = (action: string) => ({ action, sponsorship: { privacy_level: "public", tier: { name: "$10 a month" } }, sender });
+
+  test("a GitHub sponsorship posts under 'sponsors'; only_events keeps out the actions not listed", async () => {
+    const r = await postWebhook(s, "github", { api_key: key(), stream: "ops", only_events: '["created"]' }, sponsorship("created"), { headers: { "X-GitHub-Event": "sponsorship" } });
+    expect(r.json).toEqual({ result: "success", msg: "" });
+    expect(await lastMessage(s)).toMatchObject({ sender_id: bot.user_id, stream_id: streamId, topic: "sponsors", content: "octocat subscribed for $10 a month." });
+    const before = await messageCount(s);
+    const filtered = await postWebhook(s, "github", { api_key: key(), stream: "ops", only_events: '["created"]' }, sponsorship("cancelled"), { headers: { "X-GitHub-Event": "sponsorship" } });
+    expect(filtered.json).toEqual({ result: "success", msg: "" });
+    expect(await messageCount(s)).toBe(before);
+  });
+
+  test("events Zulip ignores answer success and post nothing; an unknown sponsorship action gets Zulip's unsupported answer", async () => {
+    const before = await messageCount(s);
+    const repository = { name: "parley", full_name: "o/parley", html_url: "https://github.com/o/parley", private: false };
+    const emptyEdit = { action: "edited", changes: {}, review: { html_url: "https://github.com/o/parley/pull/1#r", body: null }, pull_request: { number: 1, title: "T", html_url: "https://github.com/o/parley/pull/1" }, repository, sender };
+    expect((await postWebhook(s, "github", { api_key: key(), stream: "ops" }, emptyEdit, { headers: { "X-GitHub-Event": "pull_request_review" } })).json).toEqual({ result: "success", msg: "" });
+    const secret = { ref: "v1", ref_type: "tag", repository: { ...repository, private: true }, sender };
+    expect((await postWebhook(s, "github", { api_key: key(), stream: "ops", ignore_private_repositories: "true" }, secret, { headers: { "X-GitHub-Event": "create" } })).json).toEqual({ result: "success", msg: "" });
+    const odd = await postWebhook(s, "github", { api_key: key(), stream: "ops" }, sponsorship("renamed"), { headers: { "X-GitHub-Event": "sponsorship" } });
+    expect(odd).toEqual({
+      status: 200,
+      json: {
+        result: "error",
+        msg: "The 'sponsorship:renamed' event isn't currently supported by the GitHub webhook; ignoring",
+        code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+        webhook_name: "GitHub",
+        event_type: "sponsorship:renamed",
+      },
+    });
+    expect(await messageCount(s)).toBe(before);
+  });
+
+  test("a GitLab feature flag and a Gitea deleted branch post Zulip's text; exclude_events drops by event name", async () => {
+    const flag = { object_kind: "feature_flag", project: { name: "parley", web_url: "https://gitlab.example.com/o/parley" }, user: { name: "Ada", username: "ada" }, object_attributes: { name: "beta", active: true } };
+    expect((await postWebhook(s, "gitlab", { api_key: key(), stream: "ops" }, flag, { headers: { "X-GitLab-Event": "Feature Flag Hook" } })).json.result).toBe("success");
+    expect(await lastMessage(s)).toMatchObject({ topic: "parley", content: "ada activated the feature flag [beta](https://gitlab.example.com/o/parley/-/feature_flags)." });
+    const del = { ref: "old", ref_type: "branch", repository: { name: "parley", html_url: "https://git.example.com/o/parley" }, sender: { login: "ada" } };
+    expect((await postWebhook(s, "gitea", { api_key: key(), stream: "ops" }, del, { headers: { "X-Gitea-Event": "delete" } })).json.result).toBe("success");
+    expect(await lastMessage(s)).toMatchObject({ topic: "parley / old", content: "ada deleted branch `old`." });
+    const before = await messageCount(s);
+    expect((await postWebhook(s, "gitlab", { api_key: key(), stream: "ops", exclude_events: '["Feature*"]' }, flag, { headers: { "X-GitLab-Event": "Feature Flag Hook" } })).json.result).toBe("success");
+    expect(await messageCount(s)).toBe(before);
+  });
+});
