@@ -4,6 +4,7 @@ import { insertWebhookRequest, listWebhookRequests } from "../store/webhooks";
 import { accessBotById } from "./bots";
 import { badRequest, notFound, ZulipError } from "../errors";
 import { findUserById, type UserRow } from "../store/users";
+import { listExternalAccountHolders } from "../store/profile-fields";
 import { fnmatch, INTEGRATIONS, MissingEventHeader, parsePayload, Wild, type Integration, type WebhookMessage } from "../webhooks";
 import { loadDirectory } from "./messages/directory";
 import { sendNotificationDm } from "./messages/notification-bot";
@@ -38,7 +39,10 @@ export async function receiveWebhook(app: App, sender: UserRow, input: IncomingW
     const payload = await readPayload(app, sender, integration, input);
     let messages: WebhookMessage[];
     try {
-      messages = integration.handle({ payload: new Wild(payload), headers: input.headers, params: input.params });
+      const wild = new Wild(payload);
+      const account = integration.externalAccount?.(wild) ?? null;
+      const accountHolders = account ? (await listExternalAccountHolders(app.db, sender.realm_id, account.subtype, account.name)).map((u) => u.full_name) : undefined;
+      messages = integration.handle({ payload: wild, headers: input.headers, params: input.params, accountHolders });
     } catch (e) {
       if (e instanceof MissingEventHeader) await notifyBotOwner(app, sender, MISSING_HEADER_MESSAGE(sender.full_name, `/api/v1/external/${integration.name}`, e.header, e.integrationName));
       if (e instanceof ZulipError) throw e;

@@ -296,3 +296,16 @@ describe("the events added from Zulip's newer views, through the URL", () => {
     expect(await messageCount(s)).toBe(before);
   });
 });
+
+describe("a GitHub sender known by an external-account profile field", () => {
+  test("is named by a silent mention of the one active user holding that GitHub account", async () => {
+    const { id } = (await s.users.iago.client.post("/realm/profile_fields", { name: "GitHub", field_type: 7, field_data: JSON.stringify({ subtype: "github" }) })).success();
+    (await s.users.othello.client.patch("/users/me/profile_data", { data: JSON.stringify([{ id, value: "octo-othello" }]) })).success();
+    const payload = { ref: "v9", ref_type: "tag", repository: { name: "parley", full_name: "o/parley", html_url: "https://github.com/o/parley" }, sender: { login: "octo-othello" } };
+    expect((await postWebhook(s, "github", { api_key: key(), stream: "ops" }, payload, { headers: { "X-GitHub-Event": "create" } })).json.result).toBe("success");
+    expect((await lastMessage(s))!.content).toBe("@_**Othello, the Moor of Venice** created tag v9.");
+    const stranger = { ...payload, sender: { login: "someone-else" } };
+    await postWebhook(s, "github", { api_key: key(), stream: "ops" }, stranger, { headers: { "X-GitHub-Event": "create" } });
+    expect((await lastMessage(s))!.content).toBe("someone-else created tag v9.");
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { INTEGRATIONS, Wild } from "../../src/webhooks";
 import { one, run } from "./run";
 import * as f from "./fixtures/github";
 
@@ -233,5 +234,14 @@ describe("github: sponsors, transfers and the events Zulip leaves out", () => {
   test("branches= names exact branches, spaces around the commas ignored", () => {
     expect(ghAll("push", f.push(1), { branches: "dev, main" })).toHaveLength(1);
     expect(ghAll("push", f.push(1), { branches: "mainline,ain" })).toEqual([]);
+  });
+});
+
+describe("github: a sender who is a Parley user", () => {
+  test("exactly one user with that GitHub account: named by a silent mention; none or several: the login", () => {
+    const as = (holders: string[]) => INTEGRATIONS.get("github")!.handle({ payload: new Wild(f.createRef("tag", "v3")), headers: new Headers({ "X-GitHub-Event": "create" }), params: {}, accountHolders: holders })[0]!.body;
+    expect(as(["Mona Lisa"])).toBe("@_**Mona Lisa** created tag v3.");
+    expect(as([])).toBe("octocat created tag v3.");
+    expect(as(["Mona Lisa", "Mona Lisa (work)"])).toBe("octocat created tag v3.");
   });
 });
