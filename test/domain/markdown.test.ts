@@ -548,4 +548,16 @@ describe("linkify's quick refusal", () => {
     for (const text of ["see example.com", "mail me at a@b.org", "http://localhost:8080", "//cdn.example/x", "mailto:x@y", "x@[IPv6:::1]"]) expect(linkify.test(text)).toBe(true);
     expect(linkify.test("Hello @**Bench User 3**, how is it going? :smile:")).toBe(false);
   });
+  test("a paragraph whose only URLs are link targets skips the full test, and renders the same", () => {
+    const push = "bench [pushed](https://github.com/b/app/compare/a...b) 2 commits to branch main.";
+    expect(linkify.test(push)).toBe(false);
+    expect(plain.test(push)).toBe(true);
+    expect(html(push)).toBe('<p>bench <a href="https://github.com/b/app/compare/a...b">pushed</a> 2 commits to branch main.</p>');
+  });
+  test("a bare URL beside a link, or after an escaped bracket, is still made a link", () => {
+    expect(html("[a](https://x.com) and https://y.com")).toBe('<p><a href="https://x.com">a</a> and <a href="https://y.com">https://y.com</a></p>');
+    expect(linkify.test("\\[a](https://x.com)")).toBe(true);
+    expect(html("\\[a](https://x.com)")).toContain('<a href="https://x.com">https://x.com</a>');
+    expect(linkify.test("[a](https://x.com \"t\") and y.com")).toBe(true);
+  });
 });
