@@ -6,20 +6,10 @@ import { badRequest } from "../errors";
  * says where, instead of a crash. Only own keys are read (payloads are parsed without prototypes).
  */
 export class Wild {
-  /**
-   * `from` is the parent and the key that reached this value: the path is only spelled out when a
-   * message needs it, since a payload is read far more often than it is refused.
-   */
   constructor(
     readonly value: unknown,
-    private readonly from: string | { parent: Wild; key: string | number } = "payload",
+    readonly path = "payload",
   ) {}
-
-  get path(): string {
-    const from = this.from;
-    if (typeof from === "string") return from;
-    return typeof from.key === "number" ? `${from.parent.path}[${from.key}]` : `${from.parent.path}['${from.key}']`;
-  }
 
   private isObject(): this is { value: Record<string, unknown> } {
     return typeof this.value === "object" && this.value !== null && !Array.isArray(this.value);
@@ -28,14 +18,15 @@ export class Wild {
   /** The child at `key`; throws "<path> is missing" when absent, "<path> is not a dict" when not an object. */
   at(key: string): Wild {
     if (!this.isObject()) throw badRequest(`${this.path} is not a dict`);
-    if (!Object.hasOwn(this.value, key)) throw badRequest(`${this.path}['${key}'] is missing`);
-    return new Wild(this.value[key], { parent: this, key });
+    const path = `${this.path}['${key}']`;
+    if (!Object.hasOwn(this.value, key)) throw badRequest(`${path} is missing`);
+    return new Wild(this.value[key], path);
   }
 
   /** The child at `key`, or a Wild of undefined when absent (Python's payload.get(key)). */
   get(key: string): Wild {
-    if (!this.isObject() || !Object.hasOwn(this.value, key)) return new Wild(undefined, { parent: this, key });
-    return new Wild(this.value[key], { parent: this, key });
+    if (!this.isObject() || !Object.hasOwn(this.value, key)) return new Wild(undefined, `${this.path}['${key}']`);
+    return new Wild(this.value[key], `${this.path}['${key}']`);
   }
 
   has(key: string): boolean {
@@ -87,7 +78,7 @@ export class Wild {
   list(): Wild[] {
     if (this.value === undefined || this.value === null) return [];
     if (!Array.isArray(this.value)) throw badRequest(`${this.path} is not a list`);
-    return this.value.map((v, i) => new Wild(v, { parent: this, key: i }));
+    return this.value.map((v, i) => new Wild(v, `${this.path}[${i}]`));
   }
 
   keys(): string[] {
