@@ -307,5 +307,9 @@ describe("a GitHub sender known by an external-account profile field", () => {
     const stranger = { ...payload, sender: { login: "someone-else" } };
     await postWebhook(s, "github", { api_key: key(), stream: "ops" }, stranger, { headers: { "X-GitHub-Event": "create" } });
     expect((await lastMessage(s))!.content).toBe("someone-else created tag v9.");
+    // the answer is remembered, and forgotten when the account changes hands
+    (await s.users.othello.client.patch("/users/me/profile_data", { data: JSON.stringify([{ id, value: "othello-2" }]) })).success();
+    await postWebhook(s, "github", { api_key: key(), stream: "ops" }, payload, { headers: { "X-GitHub-Event": "create" } });
+    expect((await lastMessage(s))!.content).toBe("octo-othello created tag v9.");
   });
 });
