@@ -33,6 +33,7 @@ const oneOf = (w: Wild, allowed: string[]) => {
 export const grafana: Integration = {
   name: "grafana",
   displayName: "Grafana",
+  eventTypes: ["ok", "pending", "alerting", "paused", "firing", "resolved"],
   handle({ payload: p }) {
     if (p.has("alerts")) {
       const out: WebhookMessage[] = [];

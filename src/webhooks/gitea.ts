@@ -95,6 +95,7 @@ function prComment(p: Wild, prUrl: string | null): { topic: string; body: string
 export const gitea: Integration = {
   name: "gitea",
   displayName: NAME,
+  eventTypes: ["push", "create", "pull_request", "issues", "issue_comment", "release", "delete", "pull_request_comment"],
   handle(req) {
     const p = req.payload;
     const repo = p.at("repository").at("name").str();

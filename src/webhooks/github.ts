@@ -446,6 +446,7 @@ function topicFor(p: Wild, event: string): string {
 export const github: Integration = {
   name: "github",
   displayName: NAME,
+  eventTypes: Object.keys(BODIES),
   externalAccount(p) {
     const login = p.get("sender").get("login").value;
     return typeof login === "string" ? { subtype: "github", name: login } : null;

@@ -267,6 +267,7 @@ function topicOf(event: string, p: Wild, useMrTitle: boolean): string {
 export const gitlab: Integration = {
   name: "gitlab",
   displayName: NAME,
+  eventTypes: Object.keys(BODIES),
   handle({ payload, headers, params }) {
     const event = eventOf(eventHeader({ payload, headers, params }, "X-GitLab-Event", NAME), payload, params.branches);
     if (event === null) return [];
