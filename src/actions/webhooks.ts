@@ -28,6 +28,9 @@ const INVALID_JSON_MESSAGE = (name: string) =>
 const MISSING_HEADER_MESSAGE = (bot: string, path: string, header: string, integration: string) =>
   `Hi there!  Your bot ${bot} just sent an HTTP request to ${path} that\nis missing the HTTP ${header} header.  Because this header is how\n${integration} indicates the event type, this usually indicates a configuration\nissue, where you either entered the URL for a different integration, or are running\nan older version of the third-party service that doesn't provide that header.`;
 
+/** Whether the integration answers in Slack's shape (Zulip's slack_incoming: `ok` and `error`). */
+export const answersLikeSlack = (integration: string) => INTEGRATIONS.get(integration)?.answersLikeSlack === true;
+
 /** POST /api/v1/external/<integration>: turns a tool's payload into messages, as Zulip's webhook_view + check_send_webhook_message. */
 export async function receiveWebhook(app: App, sender: UserRow, input: IncomingWebhook): Promise<void> {
   const integration = INTEGRATIONS.get(input.integration);

@@ -27,6 +27,8 @@ export interface Integration {
   displayName: string;
   /** the payload's form: JSON body (default), or Slack's `payload` form field as well */
   acceptsFormPayload?: boolean;
+  /** answers as Slack's webhook does: `ok: true` beside success, `{ok: false, error}` for a refused payload */
+  answersLikeSlack?: boolean;
   /** Zulip's all_event_types: the event names only_events / exclude_events can name (none: not filterable) */
   eventTypes?: readonly string[];
   /** the account on the tool that acted, to name its Parley user instead (Zulip's get_user_by_external_account) */

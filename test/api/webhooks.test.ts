@@ -186,15 +186,18 @@ describe("POST /api/v1/external/slack_incoming", () => {
   test("Slack's form-encoded payload field is read as the payload", async () => {
     const form = new URLSearchParams({ payload: JSON.stringify({ text: "Backup *done*", channel: "#backups" }) }).toString();
     const r = await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops" }, form, { contentType: "application/x-www-form-urlencoded" });
-    expect(r.json).toEqual({ result: "success", msg: "" });
+    expect(r.json).toEqual({ result: "success", msg: "", ok: true });
     expect(await lastMessage(s)).toMatchObject({ topic: "backups", content: "Backup **done**", client: "ZulipSlackIncomingWebhook" });
   });
 
-  test("a JSON body works the same, and a form without payload is refused", async () => {
+  test("a JSON body works the same, and a form without payload is refused in Slack's shape", async () => {
     (await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops", topic: "kuma" }, { text: "web is up" })).json;
     expect(await lastMessage(s)).toMatchObject({ topic: "kuma", content: "web is up" });
     const r = await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops" }, "text=hi", { contentType: "application/x-www-form-urlencoded" });
-    expect(r).toEqual({ status: 400, json: { result: "error", msg: "Missing 'payload' argument", code: "REQUEST_VARIABLE_MISSING", var_name: "payload" } });
+    expect(r).toEqual({ status: 400, json: { ok: false, error: "Missing 'payload' argument" } });
+    expect(await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops" }, "{nope")).toEqual({ status: 400, json: { ok: false, error: "Malformed JSON" } });
+    // a wrong key is refused before the integration: Zulip's envelope
+    expect((await postWebhook(s, "slack_incoming", { api_key: "b".repeat(32), stream: "ops" }, { text: "x" })).json).toMatchObject({ result: "error", code: "INVALID_API_KEY" });
   });
 });
 
