@@ -454,6 +454,7 @@ export const github: Integration = {
   handle(req: WebhookRequest) {
     const header = eventHeader(req, "X-GitHub-Event", NAME);
     const p = req.payload;
+    // every GitHub event names its sender: one without is refused before anything else, as Zulip does
     p.at("sender").at("login").str();
     if (isTrue(req.params.ignore_private_repositories) && p.has("repository") && p.at("repository").at("private").bool()) return [];
     // an edit that leaves a comment's text as it was says nothing (discussion comments excepted, as Zulip does)
