@@ -4,6 +4,7 @@ import { insertWebhookRequest, listWebhookRequests } from "../store/webhooks";
 import { accessBotById } from "./bots";
 import { badRequest, notFound, ZulipError } from "../errors";
 import { findUserById, type UserRow } from "../store/users";
+import { listExternalAccountHolders } from "../store/profile-fields";
 import { fnmatch, INTEGRATIONS, MissingEventHeader, parsePayload, Wild, type Integration, type WebhookMessage } from "../webhooks";
 import { loadDirectory } from "./messages/directory";
 import { sendNotificationDm } from "./messages/notification-bot";
@@ -27,6 +28,9 @@ const INVALID_JSON_MESSAGE = (name: string) =>
 const MISSING_HEADER_MESSAGE = (bot: string, path: string, header: string, integration: string) =>
   `Hi there!  Your bot ${bot} just sent an HTTP request to ${path} that\nis missing the HTTP ${header} header.  Because this header is how\n${integration} indicates the event type, this usually indicates a configuration\nissue, where you either entered the URL for a different integration, or are running\nan older version of the third-party service that doesn't provide that header.`;
 
+/** Whether the integration answers in Slack's shape (Zulip's slack_incoming: `ok` and `error`). */
+export const answersLikeSlack = (integration: string) => INTEGRATIONS.get(integration)?.answersLikeSlack === true;
+
 /** POST /api/v1/external/<integration>: turns a tool's payload into messages, as Zulip's webhook_view + check_send_webhook_message. */
 export async function receiveWebhook(app: App, sender: UserRow, input: IncomingWebhook): Promise<void> {
   const integration = INTEGRATIONS.get(input.integration);
@@ -38,7 +42,10 @@ export async function receiveWebhook(app: App, sender: UserRow, input: IncomingW
     const payload = await readPayload(app, sender, integration, input);
     let messages: WebhookMessage[];
     try {
-      messages = integration.handle({ payload: new Wild(payload), headers: input.headers, params: input.params });
+      const wild = new Wild(payload);
+      const account = integration.externalAccount?.(wild) ?? null;
+      const accountHolders = account ? (await listExternalAccountHolders(app.db, sender.realm_id, account.subtype, account.name)).map((u) => u.full_name) : undefined;
+      messages = integration.handle({ payload: wild, headers: input.headers, params: input.params, accountHolders });
     } catch (e) {
       if (e instanceof MissingEventHeader) await notifyBotOwner(app, sender, MISSING_HEADER_MESSAGE(sender.full_name, `/api/v1/external/${integration.name}`, e.header, e.integrationName));
       if (e instanceof ZulipError) throw e;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { App } from "../app";
-import { receiveWebhook } from "../actions/webhooks";
+import { answersLikeSlack, receiveWebhook } from "../actions/webhooks";
 import { limitUser } from "../http/plugin";
 import { authenticateWebhook } from "../http/webhook-auth";
 import { ZulipError } from "../errors";
@@ -26,15 +26,21 @@ export const webhookRoutes = (app: App) =>
       const args = webhookParams(new URL(request.url), contentType, body);
       const sender = await authenticateWebhook(app, request, args.api_key);
       limitUser(app, sender.id, set.headers as Record<string, string>);
+      const slack = answersLikeSlack(params.integration);
       try {
         await receiveWebhook(app, sender, { integration: params.integration, body, contentType, headers: request.headers, params: args });
       } catch (e) {
         // Zulip answers an unsupported event with status 200 and an error envelope (the tool must not retry);
         // the framework's error hook would turn a 200 into a 500, so it is answered here.
         if (e instanceof ZulipError && e.httpStatus === 200) return { result: "error", msg: e.message, code: e.code, ...e.data };
+        // Slack's tools read `ok` and `error` (Zulip's slack_error_handler), past the key's check
+        if (slack && e instanceof ZulipError) {
+          set.status = e.httpStatus;
+          return { ok: false, error: e.message };
+        }
         throw e;
       }
-      return { result: "success", msg: "" };
+      return slack ? { result: "success", msg: "", ok: true } : { result: "success", msg: "" };
     },
     { parse: "none" },
   );

@@ -62,3 +62,18 @@ export async function updateField(sql: Sql, id: number, fields: Partial<Omit<Fie
 }
 
 export const deleteField = (sql: Sql, id: number) => sql.run("DELETE FROM custom_profile_fields WHERE id = ?", [id]);
+
+/**
+ * The full names of the realm's active users whose external-account field of this subtype ("github")
+ * holds `name`; remembered until one of the three tables is written (every webhook request asks).
+ */
+export const listExternalAccountHolders = (sql: Sql, realmId: number, subtype: string, name: string) =>
+  sql.memo(["custom_profile_fields", "custom_profile_values", "users"], `external-account\u0000${realmId}\u0000${subtype}\u0000${name}`, () =>
+    sql.all<{ full_name: string }>(
+      `SELECT u.full_name FROM custom_profile_fields f
+       JOIN custom_profile_values v ON v.field_id = f.id
+       JOIN users u ON u.id = v.user_id
+       WHERE f.realm_id = ? AND f.field_type = 7 AND json_valid(f.field_data) AND f.field_data ->> '$.subtype' = ? AND v.value = ? AND u.is_active = 1`,
+      [realmId, subtype, name],
+    ),
+  );

@@ -33,6 +33,7 @@ const oneOf = (w: Wild, allowed: string[]) => {
 export const grafana: Integration = {
   name: "grafana",
   displayName: "Grafana",
+  eventTypes: ["ok", "pending", "alerting", "paused", "firing", "resolved"],
   handle({ payload: p }) {
     if (p.has("alerts")) {
       const out: WebhookMessage[] = [];
@@ -100,7 +101,7 @@ export const alertmanager: Integration = {
       const url = alert.at("generatorURL").str().replace("tab=1", "tab=0");
       const status = oneOf(alert.at("status"), ["firing", "resolved"]) as "firing" | "resolved";
       if (!topics.has(name)) topics.set(name, { firing: [], resolved: [] });
-      topics.get(name)![status].push(`${desc} ([graph](${url}))`);
+      topics.get(name)![status].push(`${desc} ([source](${url}))`);
     }
     const out: WebhookMessage[] = [];
     for (const [topic, statuses] of topics) {

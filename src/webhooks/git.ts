@@ -7,6 +7,9 @@ export const COMMITS_LIMIT = 20;
 const COMMITTERS_LIMIT = 3;
 const PUNCTUATION = new Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
 
+/** Zulip's is_branch_name_notifiable: `branches` is a comma-separated list of exact names (spaces around them ignored). */
+export const isBranchNotifiable = (branch: string, branches: string | undefined) => branches === undefined || branches.split(",").some((b) => b.trim() === branch);
+
 export const topicWithBranch = (repo: string, branch: string) => `${repo} / ${branch}`;
 export const topicWithPrOrIssue = (repo: string, type: string, id: number | string, title: string) => `${repo} / ${type} #${id} ${title}`;
 export const topicWithRelease = (repo: string, tag: string, title: string) => `${repo} / ${tag} ${title}`;
@@ -96,7 +99,8 @@ export function pullRequestMessage(o: {
   const action = o.action === "approval" ? "added their approval for" : o.action === "unapproval" ? "removed their approval for" : o.action;
   const id = o.number !== null && o.number !== undefined ? ` #${o.number}` : "";
   const title = o.title !== null && o.title !== undefined ? ` ${o.title}` : "";
-  const assigneePart = o.action === "assigned" && o.assigneeUpdated !== undefined ? ` ${py(o.assigneeUpdated)} to` : o.action === "unassigned" && o.assigneeUpdated !== undefined ? ` ${py(o.assigneeUpdated)} from` : "";
+  // Zulip names the assignee for these two actions whatever it was given ("None" when nothing)
+  const assigneePart = o.action === "assigned" ? ` ${py(o.assigneeUpdated)} to` : o.action === "unassigned" ? ` ${py(o.assigneeUpdated)} from` : "";
   let main = `${o.userName} ${action}${assigneePart} [${o.type ?? "PR"}${id}${title}](${o.url})`;
   if (o.targetBranch && o.baseBranch) main += ` from \`${o.targetBranch}\` to \`${o.baseBranch}\``;
   if (o.assignees?.length) main += ` (assigned to ${assigneeString(o.assignees)})`;

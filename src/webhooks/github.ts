@@ -1,3 +1,4 @@
+import { badRequest } from "../errors";
 import { eventHeader, UnsupportedEvent, type Integration, type WebhookRequest } from "./types";
 import type { Wild } from "./wild";
 import * as git from "./git";
@@ -12,9 +13,12 @@ const NAME = "GitHub";
 interface Helper {
   p: Wild;
   includeTitle: boolean;
+  /** the one Parley user whose GitHub account (an external-account profile field) is the sender, if exactly one */
+  knownAs: string | null;
 }
 
-const sender = (p: Wild) => p.at("sender").at("login").str();
+/** Zulip's get_sender_name: a silent mention of the Parley user who is the sender on GitHub, else the login. */
+const sender = (h: Helper) => (h.knownAs !== null ? `@_**${h.knownAs}**` : h.p.at("sender").at("login").str());
 const senderUrl = (p: Wild) => p.at("sender").at("html_url").str();
 const repoName = (p: Wild) => p.at("repository").at("name").str();
 const repoFullName = (p: Wild) => p.at("repository").at("full_name").str();
@@ -22,7 +26,8 @@ const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, "");
 const tagOf = (ref: string) => ref.replace(/^refs\/tags\//, "");
 const titleIf = (h: Helper, w: Wild) => (h.includeTitle ? w.at("title").str() : null);
 
-function openedOrUpdatedPr({ p, includeTitle }: Helper): string {
+function openedOrUpdatedPr(h: Helper): string {
+  const { p, includeTitle } = h;
   const pr = p.at("pull_request");
   let action = p.at("action").str();
   if (action === "synchronize") action = "updated";
@@ -30,7 +35,7 @@ function openedOrUpdatedPr({ p, includeTitle }: Helper): string {
   const description = p.get("changes").has("body") || action === "opened" ? pr.at("body").strOrNull() : null;
   const branches = action === "opened" || action === "merged";
   return git.pullRequestMessage({
-    userName: sender(p),
+    userName: sender(h),
     action,
     url: pr.at("html_url").str(),
     targetBranch: branches ? pr.at("head").at("label").str() : null,
@@ -44,14 +49,20 @@ function openedOrUpdatedPr({ p, includeTitle }: Helper): string {
 
 function assignedPr(h: Helper): string {
   const pr = h.p.at("pull_request");
-  const base = git.pullRequestMessage({ userName: sender(h.p), action: h.p.at("action").str(), url: pr.at("html_url").str(), number: pr.at("number").int(), title: titleIf(h, pr) });
-  return pr.get("assignee").truthy ? base.replace("assigned", `assigned ${pr.at("assignee").at("login").str()} to`) : base;
+  return git.pullRequestMessage({
+    userName: sender(h),
+    action: h.p.at("action").str(),
+    url: pr.at("html_url").str(),
+    number: pr.at("number").int(),
+    title: titleIf(h, pr),
+    assigneeUpdated: h.p.at("assignee").at("login").str(),
+  });
 }
 
 function closedPr(h: Helper): string {
   const pr = h.p.at("pull_request");
   return git.pullRequestMessage({
-    userName: sender(h.p),
+    userName: sender(h),
     action: pr.at("merged").bool() ? "merged" : "closed without merge",
     url: pr.at("html_url").str(),
     number: pr.at("number").int(),
@@ -63,21 +74,51 @@ function issueBody(h: Helper): string {
   const p = h.p;
   const action = p.at("action").str();
   const issue = p.at("issue");
-  const base = git.issueMessage({
-    userName: sender(p),
+  return git.issueMessage({
+    userName: sender(h),
     action,
     url: issue.at("html_url").str(),
     number: issue.at("number").int(),
     message: action === "assigned" || action === "unassigned" ? null : issue.at("body").strOrNull(),
     title: titleIf(h, issue),
+    assigneeUpdated: p.has("assignee") ? p.at("assignee").at("login").str() : null,
   });
-  if (p.has("assignee")) {
-    const who = p.at("assignee").at("login").str();
-    if (action === "assigned") return base.replace("assigned", `assigned ${who} to`);
-    if (action === "unassigned") return base.replace("unassigned", `unassigned ${who} from`);
-  }
-  return base;
 }
+
+function issueTransferred(h: Helper): string {
+  const issue = h.p.at("issue");
+  const changes = h.p.at("changes");
+  const next = changes.at("new_issue");
+  return `${sender(h)} transferred [issue #${issue.at("number").int()} ${issue.at("title").str()}](${issue.at("html_url").str()}) to [${changes.at("new_repository").at("full_name").str()}/#${next.at("number").int()}](${next.at("html_url").str()}).`;
+}
+
+function issueOpenedViaTransfer(h: Helper): string {
+  const issue = h.p.at("issue");
+  const changes = h.p.at("changes");
+  const old = changes.at("old_issue");
+  return `[Issue #${issue.at("number").int()} ${issue.at("title").str()}](${issue.at("html_url").str()}) was transferred from [${changes.at("old_repository").at("full_name").str()}#${old.at("number").int()}](${old.at("html_url").str()}).`;
+}
+
+// GitHub Sponsors: the tier's name, and the dates as Python's strftime("%B %d, %Y") writes them
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const tier = (p: Wild) => p.at("sponsorship").at("tier").at("name").str();
+const priorTier = (p: Wild) => p.at("changes").at("tier").at("from").at("name").str();
+function effectiveDate(p: Wild): string {
+  const raw = p.at("effective_date").str().slice(0, 10);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
+  const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
+  if (!m || !month || Number(m[3]) < 1 || Number(m[3]) > 31) throw badRequest(`Invalid date: ${raw}`);
+  return `${month} ${m[3]}, ${m[1]}`;
+}
+const SPONSORSHIP: Record<string, (h: Helper) => string> = {
+  cancelled: (h) => `${sender(h)} cancelled their ${tier(h.p)} subscription.`,
+  created: (h) => `${sender(h)} subscribed for ${tier(h.p)}.`,
+  edited: (h) =>
+    `${sender(h)} changed who can see their sponsorship from ${h.p.at("changes").at("privacy_level").at("from").str()} to ${h.p.at("sponsorship").at("privacy_level").str()}.`,
+  pending_cancellation: (h) => `${sender(h)}'s ${tier(h.p)} subscription will be cancelled on ${effectiveDate(h.p)}.`,
+  pending_tier_change: (h) => `${sender(h)}'s subscription will change from ${priorTier(h.p)} to ${tier(h.p)} on ${effectiveDate(h.p)}.`,
+  tier_changed: (h) => `${sender(h)} changed their subscription from ${priorTier(h.p)} to ${tier(h.p)}.`,
+};
 
 const isPrComment = (p: Wild) => p.at("issue").has("pull_request");
 
@@ -89,7 +130,7 @@ function commentAction(p: Wild): string {
 function issueComment(h: Helper): string {
   const issue = h.p.at("issue");
   return git.pullRequestMessage({
-    userName: sender(h.p),
+    userName: sender(h),
     action: commentAction(h.p),
     url: issue.at("html_url").str(),
     number: issue.at("number").int(),
@@ -102,7 +143,7 @@ function issueComment(h: Helper): string {
 function issueLabeled(h: Helper): string {
   const issue = h.p.at("issue");
   return git.issueLabeledMessage({
-    userName: sender(h.p),
+    userName: sender(h),
     action: h.p.at("action").str() === "labeled" ? "added" : "removed",
     url: issue.at("html_url").str(),
     number: issue.at("number").int(),
@@ -115,7 +156,7 @@ function issueLabeled(h: Helper): string {
 function issueMilestoned(h: Helper): string {
   const issue = h.p.at("issue");
   return git.issueMilestonedMessage({
-    userName: sender(h.p),
+    userName: sender(h),
     action: h.p.at("action").str() === "milestoned" ? "added" : "removed",
     url: issue.at("html_url").str(),
     number: issue.at("number").int(),
@@ -126,15 +167,15 @@ function issueMilestoned(h: Helper): string {
   });
 }
 
-const createOrDelete = (action: string) => (h: Helper) => `${sender(h.p)} ${action} ${h.p.at("ref_type").str()} ${h.p.at("ref").str()}.`.trimEnd();
+const createOrDelete = (action: string) => (h: Helper) => `${sender(h)} ${action} ${h.p.at("ref_type").str()} ${h.p.at("ref").str()}.`.trimEnd();
 
 function commitComment(h: Helper): string {
   const c = h.p.at("comment");
   const commentUrl = c.at("html_url").str();
-  return git.commitCommentMessage(sender(h.p), `[commented](${commentUrl})`, commentUrl.split("#", 1)[0]!, c.at("commit_id").str(), c.at("body").str());
+  return git.commitCommentMessage(sender(h), `[commented](${commentUrl})`, commentUrl.split("#", 1)[0]!, c.at("commit_id").str(), c.at("body").str());
 }
 
-const pushTags = (h: Helper) => git.pushTagMessage(sender(h.p), tagOf(h.p.at("ref").str()), null, h.p.at("created").bool() ? "pushed" : "removed");
+const pushTags = (h: Helper) => git.pushTagMessage(sender(h), tagOf(h.p.at("ref").str()), null, h.p.at("created").bool() ? "pushed" : "removed");
 
 function pushCommits(h: Helper): string {
   const commits = h.p.at("commits").list().map((c) => ({
@@ -144,7 +185,7 @@ function pushCommits(h: Helper): string {
     message: c.at("message").str(),
   }));
   return git.pushCommitsMessage({
-    userName: sender(h.p),
+    userName: sender(h),
     compareUrl: h.p.at("compare").str(),
     branch: branchOf(h.p.at("ref").str()),
     commits,
@@ -156,30 +197,30 @@ function pushCommits(h: Helper): string {
 function release(h: Helper): string {
   const r = h.p.at("release");
   const name = r.get("name").truthy ? r.at("name").str() : r.at("tag_name").str();
-  return git.releaseMessage(sender(h.p), h.p.at("action").str(), r.at("tag_name").str(), name, r.at("html_url").str());
+  return git.releaseMessage(sender(h), h.p.at("action").str(), r.at("tag_name").str(), name, r.at("html_url").str());
 }
 
 function lockedPr(h: Helper): string {
   const pr = h.p.at("pull_request");
   const n = pr.at("number").int();
   const url = pr.at("html_url").str();
-  if (h.p.at("action").str() === "unlocked") return `${sender(h.p)} has unlocked [PR #${n}](${url}).`;
+  if (h.p.at("action").str() === "unlocked") return `${sender(h)} has unlocked [PR #${n}](${url}).`;
   const reason = pr.get("active_lock_reason").truthy ? pr.at("active_lock_reason").str() : null;
-  return `${sender(h.p)} has locked [PR #${n}](${url}) as ${git.py(reason)} and limited conversation to collaborators.`;
+  return `${sender(h)} has locked [PR #${n}](${url}) as ${git.py(reason)} and limited conversation to collaborators.`;
 }
 
 function autoMerge(h: Helper): string {
   const pr = h.p.at("pull_request");
   const verb = h.p.at("action").str() === "auto_merge_disabled" ? "disabled" : "enabled";
-  return `${sender(h.p)} has ${verb} auto merge for [PR #${pr.at("number").int()}](${pr.at("html_url").str()}).`;
+  return `${sender(h)} has ${verb} auto merge for [PR #${pr.at("number").int()}](${pr.at("html_url").str()}).`;
 }
 
-const readyForReview = (h: Helper) => `**${sender(h.p)}** has marked [PR #${h.p.at("pull_request").at("number").int()}](${h.p.at("pull_request").at("html_url").str()}) as ready for review.`;
+const readyForReview = (h: Helper) => `**${sender(h)}** has marked [PR #${h.p.at("pull_request").at("number").int()}](${h.p.at("pull_request").at("html_url").str()}) as ready for review.`;
 
 function review(h: Helper): string {
   const pr = h.p.at("pull_request");
   return git.pullRequestMessage({
-    userName: sender(h.p),
+    userName: sender(h),
     action: "submitted",
     url: h.p.at("review").at("html_url").str(),
     type: "PR review",
@@ -192,7 +233,7 @@ function reviewComment(h: Helper): string {
   const pr = h.p.at("pull_request");
   const action = h.p.at("action").str();
   return git.pullRequestMessage({
-    userName: sender(h.p),
+    userName: sender(h),
     action,
     url: h.p.at("comment").at("html_url").str(),
     message: action === "created" ? h.p.at("comment").at("body").str() : null,
@@ -212,7 +253,7 @@ function reviewRequested(h: Helper): string {
     reviewers = `[${t.at("name").str()}](${t.at("html_url").str()})`;
   }
   const link = h.includeTitle ? `PR #${pr.at("number").int()} ${pr.at("title").str()}` : `PR #${pr.at("number").int()}`;
-  return `**${sender(h.p)}** requested ${reviewers} for a review on [${link}](${pr.at("html_url").str()}).`;
+  return `**${sender(h)}** requested ${reviewers} for a review on [${link}](${pr.at("html_url").str()}).`;
 }
 
 function checkRun(h: Helper): string {
@@ -230,7 +271,7 @@ function status(h: Helper): string {
 function wikiPages(h: Helper): string {
   let info = "";
   for (const page of h.p.at("pages").list()) info += `* ${page.at("action").str()} [${page.at("title").str()}](${page.at("html_url").str()})\n`;
-  return `${sender(h.p)}:\n${info.trimEnd()}`;
+  return `${sender(h)}:\n${info.trimEnd()}`;
 }
 
 function pageBuild(h: Helper): string {
@@ -244,7 +285,7 @@ function pageBuild(h: Helper): string {
 
 function team(h: Helper): string {
   const changes = h.p.at("changes");
-  if (changes.has("description")) return `**${sender(h.p)}** changed the team description to:\n\n~~~ quote\n${h.p.at("team").at("description").str()}\n~~~`;
+  if (changes.has("description")) return `**${sender(h)}** changed the team description to:\n\n~~~ quote\n${h.p.at("team").at("description").str()}\n~~~`;
   if (changes.has("name")) return `Team \`${changes.at("name").at("from").str()}\` was renamed to \`${h.p.at("team").at("name").str()}\`.`;
   if (changes.has("privacy")) return `Team visibility changed to \`${h.p.at("team").at("privacy").str()}\``;
   return `Team has changes to \`${changes.keys().sort().join("/")}\` data.`;
@@ -252,13 +293,13 @@ function team(h: Helper): string {
 
 const discussion = (h: Helper) => {
   const d = h.p.at("discussion");
-  return `${sender(h.p)} created [discussion #${d.at("number").int()}](${d.at("html_url").str()}) in ${d.at("category").at("name").str()}:\n\n~~~ quote\n### ${d.at("title").str()}\n${d.at("body").str()}\n~~~`;
+  return `${sender(h)} created [discussion #${d.at("number").int()}](${d.at("html_url").str()}) in ${d.at("category").at("name").str()}:\n\n~~~ quote\n### ${d.at("title").str()}\n${d.at("body").str()}\n~~~`;
 };
 
 const discussionComment = (h: Helper) => {
   const d = h.p.at("discussion");
   return git.pullRequestMessage({
-    userName: sender(h.p),
+    userName: sender(h),
     action: commentAction(h.p),
     url: d.at("html_url").str(),
     number: d.at("number").int(),
@@ -268,35 +309,44 @@ const discussionComment = (h: Helper) => {
   });
 };
 
+/** A Json[bool] URL parameter as Zulip reads it: JSON true or false; anything else is refused. */
+function isTrue(raw: string | undefined): boolean {
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  throw badRequest("ignore_private_repositories is not valid JSON");
+}
+
 const BODIES: Record<string, (h: Helper) => string> = {
   commit_comment: commitComment,
   closed_pull_request: closedPr,
   create: createOrDelete("created"),
   check_run: checkRun,
   delete: createOrDelete("deleted"),
-  deployment: (h) => `${sender(h.p)} created new deployment.`,
+  deployment: (h) => `${sender(h)} created new deployment.`,
   deployment_status: (h) => `Deployment changed status to ${h.p.at("deployment_status").at("state").str()}.`,
   discussion,
   discussion_comment: discussionComment,
-  fork: (h) => `${sender(h.p)} forked [${h.p.at("forkee").at("name").str()}](${h.p.at("forkee").at("html_url").str()}).`,
+  fork: (h) => `${sender(h)} forked [${h.p.at("forkee").at("name").str()}](${h.p.at("forkee").at("html_url").str()}).`,
   gollum: wikiPages,
   issue_comment: issueComment,
   issue_labeled_or_unlabeled: issueLabeled,
   issue_milestoned_or_demilestoned: issueMilestoned,
   issues: issueBody,
+  issues_opened_via_transfer: issueOpenedViaTransfer,
+  issues_transferred: issueTransferred,
   member: (h) =>
-    `${sender(h.p)} ${h.p.at("action").str()} [${h.p.at("member").at("login").str()}](${h.p.at("member").at("html_url").str()}) to [${repoName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
+    `${sender(h)} ${h.p.at("action").str()} [${h.p.at("member").at("login").str()}](${h.p.at("member").at("html_url").str()}) to [${repoName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
   membership: (h) => {
     const action = h.p.at("action").str();
     const m = h.p.at("member");
-    return `${sender(h.p)} ${action} [${m.at("login").str()}](${m.at("html_url").str()}) ${action === "removed" ? "from" : "to"} the ${h.p.at("team").at("name").str()} team.`;
+    return `${sender(h)} ${action} [${m.at("login").str()}](${m.at("html_url").str()}) ${action === "removed" ? "from" : "to"} the ${h.p.at("team").at("name").str()} team.`;
   },
   opened_pull_request: openedOrUpdatedPr,
   updated_pull_request: openedOrUpdatedPr,
   assigned_or_unassigned_pull_request: assignedPr,
   page_build: pageBuild,
-  ping: (h) => git.setupMessage("GitHub", sender(h.p)),
-  public: (h) => `${sender(h.p)} made the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}) public.`,
+  ping: (h) => git.setupMessage("GitHub", sender(h)),
+  public: (h) => `${sender(h)} made the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}) public.`,
   pull_request_ready_for_review: readyForReview,
   pull_request_review: review,
   pull_request_review_comment: reviewComment,
@@ -306,13 +356,14 @@ const BODIES: Record<string, (h: Helper) => string> = {
   push_commits: pushCommits,
   push_tags: pushTags,
   release,
-  repository: (h) => `${sender(h.p)} ${h.p.at("action").str()} the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
+  repository: (h) => `${sender(h)} ${h.p.at("action").str()} the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
   star: (h) =>
-    `[${sender(h.p)}](${senderUrl(h.p)}) ${h.p.at("action").str() === "created" ? "starred" : "unstarred"} the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
+    `[${sender(h)}](${senderUrl(h.p)}) ${h.p.at("action").str() === "created" ? "starred" : "unstarred"} the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
   status,
   team,
   team_add: (h) => `The repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}) was added to team ${h.p.at("team").at("name").str()}.`,
-  watch: (h) => `${sender(h.p)} starred the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
+  watch: (h) => `${sender(h)} starred the repository [${repoFullName(h.p)}](${h.p.at("repository").at("html_url").str()}).`,
+  ...SPONSORSHIP,
 };
 
 const IGNORED_EVENTS = new Set(["check_suite", "label", "meta", "milestone", "organization", "project_card", "push__merge_queue", "repository_vulnerability_alert"]);
@@ -332,12 +383,19 @@ function zulipEvent(header: string, p: Wild, branches: string | undefined): stri
     if (action === "locked" || action === "unlocked") return "locked_or_unlocked_pull_request";
     if (action === "auto_merge_enabled" || action === "auto_merge_disabled") return "pull_request_auto_merge";
     if (IGNORED_PR_ACTIONS.has(action)) return null;
+  } else if (header === "pull_request_review") {
+    // GitHub follows a review with an empty "edited" duplicate of its body
+    if (p.at("action").str() === "edited" && !p.get("changes").truthy) return null;
+    return header;
+  } else if (header === "sponsorship") {
+    // Zulip keys these by GitHub Sponsors' action (its fixtures send it as the event); GitHub's header is "sponsorship"
+    const action = p.at("action").str();
+    if (Object.hasOwn(SPONSORSHIP, action)) return action;
   } else if (header === "push") {
     const ref = p.at("ref").str();
     if (ref.startsWith("refs/heads/gh-readonly-queue/")) return null;
     if (ref.startsWith("refs/heads/")) {
-      // Zulip's test is a substring test on the comma-separated list
-      if (branches !== undefined && !branches.includes(branchOf(ref))) return null;
+      if (!git.isBranchNotifiable(branchOf(ref), branches)) return null;
       return "push_commits";
     }
     return "push_tags";
@@ -352,6 +410,8 @@ function zulipEvent(header: string, p: Wild, branches: string | undefined): stri
     const action = p.at("action").str();
     if (action === "labeled" || action === "unlabeled") return "issue_labeled_or_unlabeled";
     if (action === "milestoned" || action === "demilestoned") return "issue_milestoned_or_demilestoned";
+    if (action === "transferred") return "issues_transferred";
+    if (action === "opened" && p.get("changes").get("old_issue").truthy) return "issues_opened_via_transfer";
     return "issues";
   } else if (Object.hasOwn(BODIES, header)) return header;
   else if (IGNORED_EVENTS.has(header)) return null;
@@ -379,17 +439,30 @@ function topicFor(p: Wild, event: string): string {
     const d = p.at("discussion");
     return `${repoName(p)} discussion #${d.at("number").int()}: ${d.at("title").str()}`;
   }
+  if (Object.hasOwn(SPONSORSHIP, event)) return "sponsors";
   return repoName(p);
 }
 
 export const github: Integration = {
   name: "github",
   displayName: NAME,
+  eventTypes: Object.keys(BODIES),
+  externalAccount(p) {
+    const login = p.get("sender").get("login").value;
+    return typeof login === "string" ? { subtype: "github", name: login } : null;
+  },
   handle(req: WebhookRequest) {
     const header = eventHeader(req, "X-GitHub-Event", NAME);
-    const event = zulipEvent(header, req.payload, req.params.branches);
+    const p = req.payload;
+    // every GitHub event names its sender: one without is refused before anything else, as Zulip does
+    p.at("sender").at("login").str();
+    if (isTrue(req.params.ignore_private_repositories) && p.has("repository") && p.at("repository").at("private").bool()) return [];
+    // an edit that leaves a comment's text as it was says nothing (discussion comments excepted, as Zulip does)
+    if (header.includes("comment") && !header.includes("discussion") && p.get("action").value === "edited" && p.at("changes").at("body").at("from").str() === p.at("comment").at("body").str()) return [];
+    const event = zulipEvent(header, p, req.params.branches);
     if (event === null) return [];
-    const body = BODIES[event]!({ p: req.payload, includeTitle: req.params.topic !== undefined });
+    const knownAs = req.accountHolders?.length === 1 ? req.accountHolders[0]! : null;
+    const body = BODIES[event]!({ p: req.payload, includeTitle: req.params.topic !== undefined, knownAs });
     return [{ topic: topicFor(req.payload, event), body, event }];
   },
 };

@@ -1,3 +1,4 @@
+import { badRequest } from "../errors";
 import { eventHeader, UnsupportedEvent, type Integration } from "./types";
 import type { Wild } from "./wild";
 import * as git from "./git";
@@ -104,6 +105,43 @@ const commentOn =
 const commitComment: Body = (p) =>
   git.commitCommentMessage(issueUserName(p), `[commented](${attrs(p).at("url").str()})`, p.at("commit").at("url").str(), p.at("commit").at("id").str(), attrs(p).at("note").str());
 
+/** A design's comment: the issue number and the design's name come from its path, "designs/issue-<n>/<name>". */
+function designComment(p: Wild) {
+  const c = attrs(p);
+  const path = c.at("position").at("new_path").str();
+  const parts = path.split("/");
+  if (parts.length !== 3) throw badRequest(`Invalid ${c.at("position").at("new_path").path}`);
+  const designName = parts[2]!;
+  const designUrl = `${p.at("repository").at("homepage").str()}/-/issues/${parts[1]!.split("-").at(-1)}/designs/${designName}`;
+  return { designName, designUrl, commentUrl: `${designUrl}#note_${c.at("id").int()}` };
+}
+
+const designCommented: Body = (p) => {
+  const { designName, designUrl, commentUrl } = designComment(p);
+  return `${issueUserName(p)} [commented](${commentUrl}) on design [${designName}](${designUrl}):\n${git.quote(attrs(p).at("note").str())}`;
+};
+
+const featureFlag: Body = (p) =>
+  `${p.at("user").at("username").str()} ${attrs(p).at("active").truthy ? "activated" : "deactivated"} the feature flag [${attrs(p).at("name").str()}](${p.at("project").at("web_url").str()}/-/feature_flags).`;
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+/** Python's strptime("%Y-%m-%d") then strftime("%b %d, %Y"). */
+function shortDate(w: Wild): string {
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(w.str());
+  const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
+  if (!m || !month || Number(m[3]) < 1 || Number(m[3]) > 31) throw badRequest(`Invalid ${w.path}`);
+  return `${month} ${m[3]!.padStart(2, "0")}, ${m[1]}`;
+}
+
+const accessTokenExpiring: Body = (p) => {
+  const token = attrs(p);
+  // a group's tokens live on gitlab.com's group settings page (Zulip's link), a project's under the project
+  const url = p.has("group")
+    ? `https://gitlab.com/groups/${p.at("group").at("group_path").str()}/-/settings/access_tokens`
+    : `${p.at("project").at("web_url").str()}/-/settings/access_tokens`;
+  return `The access token [${token.at("name").str()}](${url}) will expire on ${shortDate(token.at("expires_at"))}.`;
+};
+
 const wikiPage =
   (action: string): Body =>
   (p) =>
@@ -169,6 +207,8 @@ const BODIES: Record<string, Body> = {
   "Note Hook MergeRequest": commentOn("merge_request", "MR"),
   "Note Hook Issue": commentOn("issue", "issue"),
   "Confidential Note Hook Issue": commentOn("issue", "issue"),
+  "Note Hook DesignManagement::Design": designCommented,
+  "Confidential Note Hook DesignManagement::Design": designCommented,
   "Note Hook Snippet": commentOn("snippet", "snippet"),
   "Merge Request Hook approved": mrEvent("approved"),
   "Merge Request Hook unapproved": mrEvent("unapproved"),
@@ -186,6 +226,8 @@ const BODIES: Record<string, Body> = {
   "Pipeline Hook": pipeline,
   "Release Hook": release,
   "Deployment Hook": deployment,
+  "Feature Flag Hook": featureFlag,
+  "Resource Access Token Hook": accessTokenExpiring,
 };
 
 /** Python's str.title() on ASCII words. */
@@ -202,9 +244,7 @@ function eventOf(header: string, p: Wild, branches: string | undefined): string 
     event = `${event} ${action.value === undefined ? "open" : action.str()}`;
   } else if (event === "Confidential Note Hook" || event === "Note Hook") {
     event = `${event} ${attrs(p).at("noteable_type").str()}`;
-  } else if (event === "Push Hook" && branches !== undefined) {
-    if (!branches.split(",").map((b) => b.trim()).includes(branchName(p))) return null;
-  }
+  } else if (event === "Push Hook" && !git.isBranchNotifiable(branchName(p), branches)) return null;
   if (Object.hasOwn(BODIES, event)) return event;
   throw new UnsupportedEvent(NAME, event);
 }
@@ -218,6 +258,8 @@ function topicOf(event: string, p: Wild, useMrTitle: boolean): string {
   if (event === "Note Hook Issue" || event === "Confidential Note Hook Issue") return git.topicWithPrOrIssue(repoName(p), "issue", p.at("issue").at("iid").int(), p.at("issue").at("title").str());
   if (event === "Note Hook MergeRequest") return git.topicWithPrOrIssue(repoName(p), "MR", p.at("merge_request").at("iid").int(), useMrTitle ? p.at("merge_request").at("title").str() : "");
   if (event === "Note Hook Snippet") return git.topicWithPrOrIssue(repoName(p), "snippet", p.at("snippet").at("id").int(), p.at("snippet").at("title").str());
+  if (event.endsWith("Note Hook DesignManagement::Design")) return `${repoName(p)} / design ${attrs(p).at("position").at("new_path").str().split("/").at(-1)}`;
+  if (event === "Resource Access Token Hook" && p.get("group").truthy) return p.at("group").at("group_name").str();
   if (event === "Deployment Hook") return `${repoName(p)} / ${p.at("environment").str()}`;
   return repoName(p);
 }
@@ -225,6 +267,7 @@ function topicOf(event: string, p: Wild, useMrTitle: boolean): string {
 export const gitlab: Integration = {
   name: "gitlab",
   displayName: NAME,
+  eventTypes: Object.keys(BODIES),
   handle({ payload, headers, params }) {
     const event = eventOf(eventHeader({ payload, headers, params }, "X-GitLab-Event", NAME), payload, params.branches);
     if (event === null) return [];

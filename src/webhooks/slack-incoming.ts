@@ -11,6 +11,7 @@ export const slackIncoming: Integration = {
   name: "slack_incoming",
   displayName: "SlackIncoming",
   acceptsFormPayload: true,
+  answersLikeSlack: true,
   handle({ payload, params }) {
     let topic = params.topic ?? null;
     if (topic === null && payload.has("channel")) topic = payload.at("channel").str().replace(/^[@#]/, "");

@@ -7,6 +7,8 @@ export interface WebhookRequest {
   headers: { get(name: string): string | null };
   /** query string (and form fields), e.g. `branches`, `topic` */
   params: Record<string, string | undefined>;
+  /** the full names of the active users whose external account (see Integration.externalAccount) is the payload's author */
+  accountHolders?: string[];
 }
 
 /** A message to post: the topic (replaced by the URL's `topic` when given) and the Markdown body. */
@@ -25,6 +27,12 @@ export interface Integration {
   displayName: string;
   /** the payload's form: JSON body (default), or Slack's `payload` form field as well */
   acceptsFormPayload?: boolean;
+  /** answers as Slack's webhook does: `ok: true` beside success, `{ok: false, error}` for a refused payload */
+  answersLikeSlack?: boolean;
+  /** Zulip's all_event_types: the event names only_events / exclude_events can name (none: not filterable) */
+  eventTypes?: readonly string[];
+  /** the account on the tool that acted, to name its Parley user instead (Zulip's get_user_by_external_account) */
+  externalAccount?(payload: Wild): { subtype: string; name: string } | null;
   handle(req: WebhookRequest): WebhookMessage[];
 }
 

@@ -186,15 +186,18 @@ describe("POST /api/v1/external/slack_incoming", () => {
   test("Slack's form-encoded payload field is read as the payload", async () => {
     const form = new URLSearchParams({ payload: JSON.stringify({ text: "Backup *done*", channel: "#backups" }) }).toString();
     const r = await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops" }, form, { contentType: "application/x-www-form-urlencoded" });
-    expect(r.json).toEqual({ result: "success", msg: "" });
+    expect(r.json).toEqual({ result: "success", msg: "", ok: true });
     expect(await lastMessage(s)).toMatchObject({ topic: "backups", content: "Backup **done**", client: "ZulipSlackIncomingWebhook" });
   });
 
-  test("a JSON body works the same, and a form without payload is refused", async () => {
+  test("a JSON body works the same, and a form without payload is refused in Slack's shape", async () => {
     (await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops", topic: "kuma" }, { text: "web is up" })).json;
     expect(await lastMessage(s)).toMatchObject({ topic: "kuma", content: "web is up" });
     const r = await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops" }, "text=hi", { contentType: "application/x-www-form-urlencoded" });
-    expect(r).toEqual({ status: 400, json: { result: "error", msg: "Missing 'payload' argument", code: "REQUEST_VARIABLE_MISSING", var_name: "payload" } });
+    expect(r).toEqual({ status: 400, json: { ok: false, error: "Missing 'payload' argument" } });
+    expect(await postWebhook(s, "slack_incoming", { api_key: key(), stream: "ops" }, "{nope")).toEqual({ status: 400, json: { ok: false, error: "Malformed JSON" } });
+    // a wrong key is refused before the integration: Zulip's envelope
+    expect((await postWebhook(s, "slack_incoming", { api_key: "b".repeat(32), stream: "ops" }, { text: "x" })).json).toMatchObject({ result: "error", code: "INVALID_API_KEY" });
   });
 });
 
@@ -236,7 +239,7 @@ describe("every integration through its URL", () => {
     ["gitlab", { "X-GitLab-Event": "Tag Push Hook" }, { ref: "refs/tags/v1", checkout_sha: "abc", user_name: "Ada", project: { name: "parley", web_url: "https://gitlab.example.com/o/parley" } }, "parley", "Ada pushed tag v1."],
     ["gitea", { "X-Gitea-Event": "create" }, { ref: "dev", repository: repo, sender: { login: "ada", username: "ada" } }, "parley / dev", "ada created [dev](https://forge.example.com/o/parley/src/dev) branch."],
     ["grafana", {}, { title: "Disk", ruleName: "Disk", ruleUrl: "https://grafana.example.com/d/1", state: "ok" }, "Disk", ":squared_ok: **OK**\n\n[Disk](https://grafana.example.com/d/1)"],
-    ["alertmanager", {}, { alerts: [{ status: "firing", labels: { instance: "nas", alertname: "Down" }, generatorURL: "https://prom.example.com/g" }] }, "nas", ":alert: **FIRING** Down ([graph](https://prom.example.com/g))"],
+    ["alertmanager", {}, { alerts: [{ status: "firing", labels: { instance: "nas", alertname: "Down" }, generatorURL: "https://prom.example.com/g" }] }, "nas", ":alert: **FIRING** Down ([source](https://prom.example.com/g))"],
     ["homeassistant", {}, { message: "Door opened", topic: "house" }, "house", "Door opened"],
     ["sentry", {}, { action: "resolved", data: { issue: { title: "Boom", lastSeen: "2026-01-05T10:00:00Z", assignedTo: null } }, actor: { name: "Ada" } }, "Boom", "Issue **Boom** was marked as resolved by **Ada**."],
   ];
@@ -247,4 +250,69 @@ describe("every integration through its URL", () => {
       expect(await lastMessage(s)).toMatchObject({ sender_id: bot.user_id, stream_id: streamId, topic, content });
     });
   }
+});
+
+describe("the events added from Zulip's newer views, through the URL", () => {
+  const sender = { login: "octocat", html_url: "https://github.com/octocat" };
+  const sponsorship = (action: string) => ({ action, sponsorship: { privacy_level: "public", tier: { name: "$10 a month" } }, sender });
+
+  test("a GitHub sponsorship posts under 'sponsors'; only_events keeps out the actions not listed", async () => {
+    const r = await postWebhook(s, "github", { api_key: key(), stream: "ops", only_events: '["created"]' }, sponsorship("created"), { headers: { "X-GitHub-Event": "sponsorship" } });
+    expect(r.json).toEqual({ result: "success", msg: "" });
+    expect(await lastMessage(s)).toMatchObject({ sender_id: bot.user_id, stream_id: streamId, topic: "sponsors", content: "octocat subscribed for $10 a month." });
+    const before = await messageCount(s);
+    const filtered = await postWebhook(s, "github", { api_key: key(), stream: "ops", only_events: '["created"]' }, sponsorship("cancelled"), { headers: { "X-GitHub-Event": "sponsorship" } });
+    expect(filtered.json).toEqual({ result: "success", msg: "" });
+    expect(await messageCount(s)).toBe(before);
+  });
+
+  test("events Zulip ignores answer success and post nothing; an unknown sponsorship action gets Zulip's unsupported answer", async () => {
+    const before = await messageCount(s);
+    const repository = { name: "parley", full_name: "o/parley", html_url: "https://github.com/o/parley", private: false };
+    const emptyEdit = { action: "edited", changes: {}, review: { html_url: "https://github.com/o/parley/pull/1#r", body: null }, pull_request: { number: 1, title: "T", html_url: "https://github.com/o/parley/pull/1" }, repository, sender };
+    expect((await postWebhook(s, "github", { api_key: key(), stream: "ops" }, emptyEdit, { headers: { "X-GitHub-Event": "pull_request_review" } })).json).toEqual({ result: "success", msg: "" });
+    const secret = { ref: "v1", ref_type: "tag", repository: { ...repository, private: true }, sender };
+    expect((await postWebhook(s, "github", { api_key: key(), stream: "ops", ignore_private_repositories: "true" }, secret, { headers: { "X-GitHub-Event": "create" } })).json).toEqual({ result: "success", msg: "" });
+    const odd = await postWebhook(s, "github", { api_key: key(), stream: "ops" }, sponsorship("renamed"), { headers: { "X-GitHub-Event": "sponsorship" } });
+    expect(odd).toEqual({
+      status: 200,
+      json: {
+        result: "error",
+        msg: "The 'sponsorship:renamed' event isn't currently supported by the GitHub webhook; ignoring",
+        code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE",
+        webhook_name: "GitHub",
+        event_type: "sponsorship:renamed",
+      },
+    });
+    expect(await messageCount(s)).toBe(before);
+  });
+
+  test("a GitLab feature flag and a Gitea deleted branch post Zulip's text; exclude_events drops by event name", async () => {
+    const flag = { object_kind: "feature_flag", project: { name: "parley", web_url: "https://gitlab.example.com/o/parley" }, user: { name: "Ada", username: "ada" }, object_attributes: { name: "beta", active: true } };
+    expect((await postWebhook(s, "gitlab", { api_key: key(), stream: "ops" }, flag, { headers: { "X-GitLab-Event": "Feature Flag Hook" } })).json.result).toBe("success");
+    expect(await lastMessage(s)).toMatchObject({ topic: "parley", content: "ada activated the feature flag [beta](https://gitlab.example.com/o/parley/-/feature_flags)." });
+    const del = { ref: "old", ref_type: "branch", repository: { name: "parley", html_url: "https://git.example.com/o/parley" }, sender: { login: "ada" } };
+    expect((await postWebhook(s, "gitea", { api_key: key(), stream: "ops" }, del, { headers: { "X-Gitea-Event": "delete" } })).json.result).toBe("success");
+    expect(await lastMessage(s)).toMatchObject({ topic: "parley / old", content: "ada deleted branch `old`." });
+    const before = await messageCount(s);
+    expect((await postWebhook(s, "gitlab", { api_key: key(), stream: "ops", exclude_events: '["Feature*"]' }, flag, { headers: { "X-GitLab-Event": "Feature Flag Hook" } })).json.result).toBe("success");
+    expect(await messageCount(s)).toBe(before);
+  });
+});
+
+describe("a GitHub sender known by an external-account profile field", () => {
+  test("is named by a silent mention of the one active user holding that GitHub account", async () => {
+    const { id } = (await s.users.iago.client.post("/realm/profile_fields", { name: "GitHub", field_type: 7, field_data: JSON.stringify({ subtype: "github" }) })).success();
+    (await s.users.othello.client.patch("/users/me/profile_data", { data: JSON.stringify([{ id, value: "octo-othello" }]) })).success();
+    const payload = { ref: "v9", ref_type: "tag", repository: { name: "parley", full_name: "o/parley", html_url: "https://github.com/o/parley" }, sender: { login: "octo-othello" } };
+    expect((await postWebhook(s, "github", { api_key: key(), stream: "ops" }, payload, { headers: { "X-GitHub-Event": "create" } })).json.result).toBe("success");
+    expect((await lastMessage(s))!.content).toBe("@_**Othello, the Moor of Venice** created tag v9.");
+    const stranger = { ...payload, sender: { login: "someone-else" } };
+    await postWebhook(s, "github", { api_key: key(), stream: "ops" }, stranger, { headers: { "X-GitHub-Event": "create" } });
+    expect((await lastMessage(s))!.content).toBe("someone-else created tag v9.");
+    // the answer is remembered, and forgotten when the account changes hands
+    (await s.users.othello.client.patch("/users/me/profile_data", { data: JSON.stringify([{ id, value: "othello-2" }]) })).success();
+    await postWebhook(s, "github", { api_key: key(), stream: "ops" }, payload, { headers: { "X-GitHub-Event": "create" } });
+    expect((await lastMessage(s))!.content).toBe("octo-othello created tag v9.");
+  });
 });

@@ -38,6 +38,14 @@ describe("the Integrations section", () => {
     await list.getByText("400: Malformed JSON").waitFor();
     expect(await list.locator("li").count()).toBe(2);
     expect(await list.locator("li").nth(1).textContent()).toContain("posted");
+
+    // only some events: the URL carries them as only_events, and the server then posts those alone
+    await panel.getByText("Only some events").click();
+    await panel.getByRole("group", { name: "Events to post (none ticked: all of them)" }).getByLabel("push_tags", { exact: true }).check();
+    await eventually(async () => new URL(await url.inputValue()).searchParams.get("only_events"), '["push_tags"]');
+    const before = (await suite.s.app.db.get<{ n: number }>("SELECT count(*) AS n FROM messages WHERE sender_id = ?", [bot.id]))!.n;
+    expect((await fetch(await url.inputValue(), { method: "POST", headers: { "content-type": "application/json", "x-github-event": "ping" }, body: JSON.stringify(ping) })).status).toBe(200);
+    expect((await suite.s.app.db.get<{ n: number }>("SELECT count(*) AS n FROM messages WHERE sender_id = ?", [bot.id]))!.n).toBe(before);
     expect(errors).toEqual([]);
   }, 30_000);
 

@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { topicLinks, type RenderContext } from "../../src/domain/markdown";
 import { renderMarkdown } from "../../src/domain/markdown/render";
 import { linkify } from "../../src/domain/markdown/linkify";
+import { NORMAL_URL } from "../../src/domain/markdown/md";
+import markdownIt from "markdown-it";
 import { LinkifyIt } from "linkify-it";
 
 const users = [
@@ -547,5 +549,40 @@ describe("linkify's quick refusal", () => {
   test("still finds links, e-mails and schemes", () => {
     for (const text of ["see example.com", "mail me at a@b.org", "http://localhost:8080", "//cdn.example/x", "mailto:x@y", "x@[IPv6:::1]"]) expect(linkify.test(text)).toBe(true);
     expect(linkify.test("Hello @**Bench User 3**, how is it going? :smile:")).toBe(false);
+  });
+  test("a paragraph whose only URLs are link targets skips the full test, and renders the same", () => {
+    const push = "bench [pushed](https://github.com/b/app/compare/a...b) 2 commits to branch main.";
+    expect(linkify.test(push)).toBe(false);
+    expect(plain.test(push)).toBe(true);
+    expect(html(push)).toBe('<p>bench <a href="https://github.com/b/app/compare/a...b">pushed</a> 2 commits to branch main.</p>');
+  });
+  test("a bare URL beside a link, or after an escaped bracket, is still made a link", () => {
+    expect(html("[a](https://x.com) and https://y.com")).toBe('<p><a href="https://x.com">a</a> and <a href="https://y.com">https://y.com</a></p>');
+    expect(linkify.test("\\[a](https://x.com)")).toBe(true);
+    expect(html("\\[a](https://x.com)")).toContain('<a href="https://x.com">https://x.com</a>');
+    expect(linkify.test("[a](https://x.com \"t\") and y.com")).toBe(true);
+  });
+});
+
+describe("links' URLs kept as they are", () => {
+  const stock = markdownIt();
+  const chars = "abcXYZ019-._~!$&'()*+,;=:@/?#%[] éü\\\"<>^`{|}".split("");
+  test("every URL the quick path keeps is one markdown-it's normalizeLink returns unchanged", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("http://", "https://", "HTTPS://"),
+        fc.array(fc.constantFrom(..."abcz09.-".split("")), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.constantFrom(...chars), { maxLength: 20 }),
+        (scheme, host, rest) => {
+          const url = `${scheme}${host.join("")}/${rest.join("")}`;
+          if (NORMAL_URL.test(url)) expect(stock.normalizeLink(url)).toBe(url);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+  test("a URL outside it is still normalized", () => {
+    expect(NORMAL_URL.test("https://exämple.com/a b")).toBe(false);
+    expect(html("[x](https://exämple.com/ä)")).toBe('<p><a href="https://xn--exmple-cua.com/%C3%A4">x</a></p>');
   });
 });

@@ -75,17 +75,17 @@ describe("alertmanager", () => {
   test("alerts are grouped by instance; one alert is one line, several a list; firing before resolved", () => {
     const out = run("alertmanager", { receiver: "parley", status: "firing", alerts: [alert("firing", "web-1", "Down"), alert("firing", "web-1", "Slow"), alert("resolved", "web-1", "Disk"), alert("firing", "db", "Down")] });
     expect(out).toEqual([
-      { topic: "web-1", body: ":alert: **FIRING**\n* Down ([graph](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Down))\n* Slow ([graph](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Slow))" },
-      { topic: "web-1", body: ":squared_ok: **Resolved** Disk ([graph](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Disk))" },
-      { topic: "db", body: ":alert: **FIRING** Down ([graph](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Down))" },
+      { topic: "web-1", body: ":alert: **FIRING**\n* Down ([source](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Down))\n* Slow ([source](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Slow))" },
+      { topic: "web-1", body: ":squared_ok: **Resolved** Disk ([source](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Disk))" },
+      { topic: "db", body: ":alert: **FIRING** Down ([source](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Down))" },
     ]);
   });
 
   test("name= and desc= choose other labels or annotations; missing ones are said so", () => {
     const [m] = run("alertmanager", { alerts: [alert("firing", "web-1", "Down")] }, {}, { name: "severity", desc: "summary" });
-    expect(m).toEqual({ topic: "page", body: ":alert: **FIRING** Down on web-1 ([graph](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Down))" });
+    expect(m).toEqual({ topic: "page", body: ":alert: **FIRING** Down on web-1 ([source](https://prometheus.example.com/graph?g0.expr=up&g0.tab=0&Down))" });
     const [n] = run("alertmanager", { alerts: [{ status: "firing", generatorURL: "https://p/x" }] });
-    expect(n).toEqual({ topic: "(unknown)", body: ":alert: **FIRING** <missing field: alertname> ([graph](https://p/x))" });
+    expect(n).toEqual({ topic: "(unknown)", body: ":alert: **FIRING** <missing field: alertname> ([source](https://p/x))" });
   });
 });
 

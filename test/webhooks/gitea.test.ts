@@ -80,3 +80,42 @@ describe("gitea (and Forgejo)", () => {
     expect(() => run("gitea", { repository, sender }, { "X-Gitea-Event": "wiki" })).toThrow("The 'wiki' event isn't currently supported by the Gitea webhook; ignoring");
   });
 });
+
+describe("gitea: deletions, assignments and comments on pull requests", () => {
+  const prComment = (action: string, extra: Record<string, unknown> = {}) => ({
+    action,
+    issue: { id: 41, number: 5, title: "Add webhooks", html_url: "https://git.example.com/team/parley/pulls/5", body: "", user: sender, pull_request: { merged: false } },
+    comment: { id: 8, html_url: "https://git.example.com/team/parley/pulls/5#issuecomment-8", body: "Looks good.", user: sender },
+    is_pull: true,
+    repository,
+    sender,
+    ...extra,
+  });
+
+  test("a deleted branch or tag, in backticks, under '<repo> / <ref>'", () => {
+    expect(gt("delete", { ref: "old-feature", ref_type: "branch", pusher_type: "user", repository, sender })).toEqual({ topic: "parley / old-feature", event: "delete", body: "ada deleted branch `old-feature`." });
+    expect(gt("delete", { ref: "v0.9", ref_type: "tag", pusher_type: "user", repository, sender })).toEqual({ topic: "parley / v0.9", event: "delete", body: "ada deleted tag `v0.9`." });
+  });
+
+  test("an issue assigned names the assignee, as a pull request does", () => {
+    expect(gt("issues", issue("assigned", { assignee: { login: "grace" } })).body).toBe("ada assigned grace to [issue #9](https://git.example.com/team/parley/issues/9) (assigned to grace):\n\n~~~ quote\nSteps.\n~~~");
+  });
+
+  test("a comment on a pull request, created, edited or deleted, by either event name", () => {
+    const created = gt("pull_request_comment", prComment("created"));
+    expect(created).toEqual({
+      topic: "parley / PR comment #5",
+      event: "pull_request_comment",
+      body: 'ada [commented](https://git.example.com/team/parley/pulls/5#issuecomment-8) on [PR #5 "Add webhooks"](https://git.example.com/team/parley/pulls/5)\n~~~ quote\nLooks good.\n~~~',
+    });
+    expect(gt("issue_comment", prComment("created"))).toEqual({ ...created, event: "issue_comment" });
+    expect(gt("pull_request_comment", prComment("edited", { changes: { body: { from: "Looks bad. " } } })).body).toBe(
+      'ada [edited a comment](https://git.example.com/team/parley/pulls/5#issuecomment-8) on [PR #5 "Add webhooks"](https://git.example.com/team/parley/pulls/5)\n~~~ quote\nfrom "Looks bad." to "Looks good."\n~~~',
+    );
+    expect(gt("pull_request_comment", prComment("deleted")).body.split("\n")[0]).toBe('ada [deleted a comment](https://git.example.com/team/parley/pulls/5#issuecomment-8) on [PR #5 "Add webhooks"](https://git.example.com/team/parley/pulls/5)');
+  });
+
+  test("branches= ignores spaces around the names", () => {
+    expect(run("gitea", push([commit(1)]), { "X-Gitea-Event": "push" }, { branches: "dev, main" })).toHaveLength(1);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { INTEGRATIONS, Wild } from "../../src/webhooks";
 import { one, run } from "./run";
 import * as f from "./fixtures/github";
 
@@ -66,7 +67,8 @@ describe("github: pull requests", () => {
   });
 
   test("assigned, review requested, ready for review, locked, auto-merge", () => {
-    expect(gh("pull_request", f.pullRequest("assigned", {}, { assignee: { login: "hubot" } })).body).toBe("octocat assigned hubot to [PR #42](https://github.com/octo-org/parley/pull/42).");
+    expect(gh("pull_request", f.pullRequest("assigned", { assignee: { login: "hubot" } }, { assignee: { login: "hubot" } })).body).toBe("octocat assigned hubot to [PR #42](https://github.com/octo-org/parley/pull/42).");
+    expect(gh("pull_request", f.pullRequest("unassigned", { assignee: { login: "hubot" } })).body).toBe("octocat unassigned hubot from [PR #42](https://github.com/octo-org/parley/pull/42).");
     expect(gh("pull_request", f.pullRequest("review_requested", { requested_reviewer: { login: "hubot", html_url: "https://github.com/hubot" } })).body).toBe(
       "**octocat** requested [hubot](https://github.com/hubot) for a review on [PR #42](https://github.com/octo-org/parley/pull/42).",
     );
@@ -180,5 +182,66 @@ describe("github: releases, refs, checks and the rest", () => {
 
   test("a payload missing what the event needs is refused with the path", () => {
     expect(() => gh("pull_request", { action: "opened", repository: f.repository, sender: f.sender })).toThrow("payload['pull_request'] is missing");
+  });
+});
+
+describe("github: sponsors, transfers and the events Zulip leaves out", () => {
+  test("each sponsorship action, under the topic 'sponsors', whether GitHub names it in the header or the action", () => {
+    const cases: [string, unknown, string][] = [
+      ["created", f.sponsorship("created"), "octocat subscribed for $10 a month."],
+      ["cancelled", f.sponsorship("cancelled"), "octocat cancelled their $10 a month subscription."],
+      ["edited", f.sponsorship("edited", { changes: { privacy_level: { from: "private" } } }), "octocat changed who can see their sponsorship from private to public."],
+      ["pending_cancellation", f.sponsorship("pending_cancellation", { effective_date: "2026-03-07T00:00:00+00:00" }), "octocat's $10 a month subscription will be cancelled on March 07, 2026."],
+      ["pending_tier_change", f.sponsorshipTierChange("pending_tier_change", "2026-12-01T00:00:00Z"), "octocat's subscription will change from $5 a month to $10 a month on December 01, 2026."],
+      ["tier_changed", f.sponsorshipTierChange("tier_changed"), "octocat changed their subscription from $5 a month to $10 a month."],
+    ];
+    for (const [action, payload, body] of cases) {
+      expect(gh("sponsorship", payload)).toEqual({ topic: "sponsors", event: action, body });
+      expect(gh(action, payload)).toEqual({ topic: "sponsors", event: action, body });
+    }
+    expect(() => ghAll("sponsorship", f.sponsorship("renamed"))).toThrow("The 'sponsorship:renamed' event isn't currently supported by the GitHub webhook; ignoring");
+    expect(() => gh("sponsorship", f.sponsorship("pending_cancellation", { effective_date: "someday" }))).toThrow("Invalid date: someday");
+  });
+
+  test("an issue transferred away, and the same issue opened in its new repository", () => {
+    expect(gh("issues", f.transferred)).toEqual({
+      topic: "parley / issue #7 Webhooks drop events",
+      event: "issues_transferred",
+      body: "octocat transferred [issue #7 Webhooks drop events](https://github.com/octo-org/parley/issues/7) to [octo-org/parley-web/#3](https://github.com/octo-org/parley-web/issues/3).",
+    });
+    expect(gh("issues", f.openedViaTransfer)).toEqual({
+      topic: "parley / issue #7 Webhooks drop events",
+      event: "issues_opened_via_transfer",
+      body: "[Issue #7 Webhooks drop events](https://github.com/octo-org/parley/issues/7) was transferred from [octo-org/parley#7](https://github.com/octo-org/parley/issues/7).",
+    });
+  });
+
+  test("a review's empty 'edited' duplicate and a comment edit that changes nothing post nothing", () => {
+    expect(ghAll("pull_request_review", { ...f.review, action: "edited", changes: {} })).toEqual([]);
+    expect(gh("pull_request_review", { ...f.review, action: "edited", changes: { body: { from: "Looks good." } } }).event).toBe("pull_request_review");
+    expect(ghAll("issue_comment", f.comment("issue", "edited", "Confirmed on main."))).toEqual([]);
+    expect(gh("issue_comment", f.comment("issue", "edited")).body.split("\n")[0]).toBe("octocat edited a [comment](https://github.com/octo-org/parley/issues/7#issuecomment-99) on [issue #7](https://github.com/octo-org/parley/issues/7):");
+  });
+
+  test("ignore_private_repositories=true drops events of private repositories only", () => {
+    const secret = f.push(1, { repository: { ...f.repository, private: true } });
+    expect(ghAll("push", secret, { ignore_private_repositories: "true" })).toEqual([]);
+    expect(ghAll("push", secret, { ignore_private_repositories: "false" })).toHaveLength(1);
+    expect(ghAll("push", f.push(1), { ignore_private_repositories: "true" })).toHaveLength(1);
+    expect(() => ghAll("push", secret, { ignore_private_repositories: "yes" })).toThrow("ignore_private_repositories is not valid JSON");
+  });
+
+  test("branches= names exact branches, spaces around the commas ignored", () => {
+    expect(ghAll("push", f.push(1), { branches: "dev, main" })).toHaveLength(1);
+    expect(ghAll("push", f.push(1), { branches: "mainline,ain" })).toEqual([]);
+  });
+});
+
+describe("github: a sender who is a Parley user", () => {
+  test("exactly one user with that GitHub account: named by a silent mention; none or several: the login", () => {
+    const as = (holders: string[]) => INTEGRATIONS.get("github")!.handle({ payload: new Wild(f.createRef("tag", "v3")), headers: new Headers({ "X-GitHub-Event": "create" }), params: {}, accountHolders: holders })[0]!.body;
+    expect(as(["Mona Lisa"])).toBe("@_**Mona Lisa** created tag v3.");
+    expect(as([])).toBe("octocat created tag v3.");
+    expect(as(["Mona Lisa", "Mona Lisa (work)"])).toBe("octocat created tag v3.");
   });
 });

@@ -86,3 +86,41 @@ describe("gitlab", () => {
     expect(() => run("gitlab", f.push(1))).toThrow("Missing the HTTP event header 'X-GitLab-Event'");
   });
 });
+
+describe("gitlab: designs, feature flags and expiring tokens", () => {
+  test("a comment on a design links the design and quotes the comment, under '<project> / design <name>'", () => {
+    const body =
+      "Ada Lovelace [commented](https://gitlab.example.com/team/parley/-/issues/23/designs/login-screen.png#note_1250) on design [login-screen.png](https://gitlab.example.com/team/parley/-/issues/23/designs/login-screen.png):\n\n~~~ quote\nThe button is too small.\n~~~";
+    expect(gl("Note Hook", f.designNote())).toEqual({ topic: "parley / design login-screen.png", event: "Note Hook DesignManagement::Design", body });
+    expect(gl("Confidential Note Hook", f.designNote(true))).toEqual({ topic: "parley / design login-screen.png", event: "Confidential Note Hook DesignManagement::Design", body });
+  });
+
+  test("a feature flag activated or deactivated, by the user's username", () => {
+    expect(gl("Feature Flag Hook", f.featureFlag(true))).toEqual({
+      topic: "parley",
+      event: "Feature Flag Hook",
+      body: "ada activated the feature flag [new-composer](https://gitlab.example.com/team/parley/-/feature_flags).",
+    });
+    expect(gl("Feature Flag Hook", f.featureFlag(false)).body).toBe("ada deactivated the feature flag [new-composer](https://gitlab.example.com/team/parley/-/feature_flags).");
+  });
+
+  test("an access token about to expire: a project's under the project, a group's under the group's name", () => {
+    expect(gl("Resource Access Token Hook", f.accessToken("project"))).toEqual({
+      topic: "parley",
+      event: "Resource Access Token Hook",
+      body: "The access token [deploy-bot](https://gitlab.example.com/team/parley/-/settings/access_tokens) will expire on Feb 03, 2026.",
+    });
+    expect(gl("Resource Access Token Hook", f.accessToken("group"))).toEqual({
+      topic: "Team",
+      event: "Resource Access Token Hook",
+      body: "The access token [deploy-bot](https://gitlab.com/groups/team/-/settings/access_tokens) will expire on Feb 03, 2026.",
+    });
+    const bad = f.accessToken("project");
+    bad.object_attributes.expires_at = "soon";
+    expect(() => gl("Resource Access Token Hook", bad)).toThrow("Invalid payload['object_attributes']['expires_at']");
+  });
+
+  test("a System Hook carrying these events is read by its event name", () => {
+    expect(gl("System Hook", { ...f.featureFlag(true), event_name: "feature_flag" }).event).toBe("Feature Flag Hook");
+  });
+});

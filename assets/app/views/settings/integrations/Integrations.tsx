@@ -74,13 +74,16 @@ export function Integrations() {
   const [botId, setBotId] = useState<number | null>(mine[0]?.user_id ?? null);
   const [channel, setChannel] = useState(channels[0] ?? "");
   const [topic, setTopic] = useState("");
+  // only_events: none ticked posts every event
+  const [only, setOnly] = useState<string[]>([]);
   const [status, setStatus] = useState("");
   const [error, setError] = useState<string | null>(null);
   const ids = { integration: useId("integration"), bot: useId("integration-bot"), channel: useId("integration-channel"), topic: useId("integration-topic"), url: useId("integration-url") };
   const info = INTEGRATIONS.find((i) => i.name === integration)!;
   const bot = mine.find((b) => b.user_id === botId) ?? mine[0];
   const canCreate = creatableBotTypes(s).includes(2);
-  const url = bot && channel ? webhookUrl(location.origin, integration, bot.api_key, channel, topic) : "";
+  const url = bot && channel ? webhookUrl(location.origin, integration, bot.api_key, channel, topic, only) : "";
+  const toggle = (event: string, on: boolean) => setOnly((now) => (on ? [...now, event] : now.filter((e) => e !== event)));
 
   const create = () => {
     setError(null);
@@ -103,7 +106,7 @@ export function Integrations() {
       <p class="setting-hint">Tools post into Parley at Zulip's integration URLs, as an incoming-webhook bot of yours.</p>
       <div class="setting">
         <label for={ids.integration}>Integration</label>
-        <select id={ids.integration} value={integration} onChange={(e) => setIntegration(e.currentTarget.value)}>
+        <select id={ids.integration} value={integration} onChange={(e) => (setIntegration(e.currentTarget.value), setOnly([]))}>
           {INTEGRATIONS.map((i) => (
             <option key={i.name} value={i.name}>
               {i.label}
@@ -149,6 +152,20 @@ export function Integrations() {
         <label for={ids.topic}>Topic (optional: the integration chooses one otherwise)</label>
         <input id={ids.topic} type="text" value={topic} maxLength={60} onInput={(e) => setTopic(e.currentTarget.value)} />
       </div>
+      {info.events && (
+        <details class="setting integration-events">
+          <summary>Only some events{only.length ? ` (${only.length} chosen)` : ""}</summary>
+          <fieldset class="group-choices">
+            <legend>Events to post (none ticked: all of them)</legend>
+            {info.events.map((event) => (
+              <label key={event} class="check">
+                <input type="checkbox" checked={only.includes(event)} onChange={(e) => toggle(event, e.currentTarget.checked)} />
+                {event}
+              </label>
+            ))}
+          </fieldset>
+        </details>
+      )}
       {url ? (
         <div class="setting">
           <label for={ids.url}>URL for {info.label.split(" (")[0]}</label>
