@@ -8,13 +8,11 @@ import { join } from "node:path";
 import { closeApp, nowSecs, openApp, type App, type AppHost } from "../../app";
 import type { Config } from "../../config/schema";
 import { ImportError } from "../../import/common/problems";
-import type { ImportResult } from "../../import/common/run";
-import { importSlack } from "../../import/slack/import";
-import { importZulip } from "../../import/zulip/import";
+import type { ImportMessage, ImportRequest } from "../../import/web/worker";
 import { performSwap, planSwap, undoSwap, webImportDir } from "../../import/web/swap";
 import { copyImportJob, countPeoplesMessages, findImportJob, finishImportJob } from "../../store/import-jobs";
 import { createLoginLinks } from "../login-links";
-import { JobProgress, noteSkip, releaseLiveJob, type LiveJob } from "./progress";
+import { noteSkip, releaseLiveJob, type LiveJob } from "./progress";
 import { SYSTEM_BOT_EMAILS } from "./rules";
 
 export interface JobInput {
@@ -38,11 +36,7 @@ export async function runJob(host: AppHost, live: LiveJob, input: JobInput): Pro
   const built = buildConfig(config, orgDir);
   try {
     live.stage = "importing";
-    const opts = { progress: new JobProgress(live), log: (line: string) => noteSkip(live, line) };
-    const result: ImportResult =
-      input.kind === "slack"
-        ? await importSlack(built, { ...opts, zip: input.archive, token: input.slackToken ?? undefined, orgName: input.orgName })
-        : await importZulip(built, { ...opts, archive: input.archive });
+    const result = await importOnThread(live, { kind: input.kind, config: built, archive: input.archive, slackToken: input.slackToken, orgName: input.orgName });
     live.stage = "switching";
     await switchTo(host, live.id, built, result);
   } catch (e) {
@@ -58,7 +52,35 @@ export async function runJob(host: AppHost, live: LiveJob, input: JobInput): Pro
   }
 }
 
-async function switchTo(host: AppHost, jobId: number, built: Config, result: ImportResult) {
+const WORKER = import.meta.url.startsWith("file:///$bunfs/") ? "./import/web/worker.ts" : new URL("../../import/web/worker.ts", import.meta.url).href;
+
+interface Imported {
+  summary: string[];
+  owner: { id: number; email: string };
+}
+
+/** Runs the import on a thread of its own (worker.ts), feeding the live job's progress. */
+function importOnThread(live: LiveJob, req: ImportRequest): Promise<Imported> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER);
+    const finish = (fn: () => void) => {
+      worker.terminate();
+      fn();
+    };
+    worker.onmessage = (e: MessageEvent<ImportMessage>) => {
+      const m = e.data;
+      if (m.type === "start") Object.assign(live, { label: m.label, total: m.total, done: 0, since: Date.now() });
+      else if (m.type === "advance") live.done += m.n;
+      else if (m.type === "skip") noteSkip(live, m.line);
+      else if (m.type === "done") finish(() => resolve({ summary: m.summary, owner: m.owner }));
+      else finish(() => reject(m.refusal ? new ImportError(m.message) : new Error(m.message)));
+    };
+    worker.onerror = (e) => finish(() => reject(new Error(e.message)));
+    worker.postMessage(req);
+  });
+}
+
+async function switchTo(host: AppHost, jobId: number, built: Config, result: Imported) {
   const config = host.current().config;
   const plan = planSwap(config, built.data_dir, new Date().toISOString().replace(/[:.]/g, "-"));
   const summary = JSON.stringify(result.summary);

@@ -2,7 +2,6 @@
 // import's phase, its counts and rate, and the items it skipped. Keyed by data dir, not by App: the
 // job outlives the App it started on (the switch replaces it).
 import { resolve } from "node:path";
-import { Progress } from "../../import/common/progress";
 import type { Config } from "../../config/schema";
 
 export interface LiveJob {
@@ -31,21 +30,6 @@ export function claimLiveJob(config: Config, job: LiveJob): boolean {
 }
 
 export const releaseLiveJob = (config: Config) => void jobs.delete(keyOf(config));
-
-/** The import's progress reporter, feeding the live job instead of a terminal. */
-export class JobProgress extends Progress {
-  constructor(private readonly job: LiveJob) {
-    super({ isTTY: false, write: () => true } as unknown as NodeJS.WriteStream);
-  }
-  override start(label: string, total: number) {
-    super.start(label, total);
-    Object.assign(this.job, { label, total, done: 0, since: Date.now() });
-  }
-  override advance(n: number) {
-    super.advance(n);
-    this.job.done += n;
-  }
-}
 
 export function noteSkip(job: LiveJob, line: string) {
   job.skipped.push(line);
