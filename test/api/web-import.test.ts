@@ -10,7 +10,7 @@ import { createUser } from "../../src/actions/users";
 import { ROLE } from "../../src/domain/roles";
 import { sendNotification } from "../../src/actions/messages/notification-bot";
 import { findStreamByName } from "../../src/store/streams";
-import { channel, message, user, writeSlackZip } from "../import/slack-export";
+import { channel, message, user, writeSlackZip, type Json } from "../import/slack-export";
 
 const root = mkdtempSync(join(tmpdir(), "parley-web-import-"));
 const dataDir = join(root, "data");
@@ -136,6 +136,25 @@ describe("an import", () => {
     expect(status.body.import).toMatchObject({ state: "failed", kind: "slack", file_name: "broken.zip", error: job.error });
     expect(status.body.can_import).toBe(true);
   });
+
+  test("a message sent while the import ran keeps the organization: the switch is refused and the message stays", async () => {
+    const zip = join(root, "slow.zip");
+    const days: Record<string, Json[]> = {};
+    for (let d = 0; d < 600; d++) days[`general/${new Date(Date.UTC(2020, 0, 1 + d)).toISOString().slice(0, 10)}.json`] = Array.from({ length: 40 }, (_, i) => message("U01", `${1577836800 + d * 86400 + i}.000100`, `m${i}`));
+    writeSlackZip(zip, { users: [user("U01", "ada", "Ada Lovelace", "ada@example.com", { is_primary_owner: true, is_owner: true })], channels: [channel("C01", "general", ["U01"])], days });
+    const r = await upload(owner, Bun.file(zip), "slow.zip");
+    expect(r.body.result).toBe("success");
+    const sent = await call("POST", "/messages", hamlet, new URLSearchParams({ type: "stream", to: "general", topic: "hello", content: "Anyone here?" }));
+    expect(sent.body.result).toBe("success");
+    const job = await outcome(r.body.token);
+    expect(job.state).toBe("failed");
+    expect(job.error).toBe("messages were sent in this organization while the import ran, so it was not replaced. Nothing was changed.");
+    const mine = await call("GET", `/messages/${sent.body.id}`, hamlet);
+    expect(mine.body.message.content).toBe("<p>Anyone here?</p>");
+    expect(readdirSync(join(dataDir, "import"))).toEqual([]);
+    // the organization is empty again once the message goes
+    expect((await call("DELETE", `/messages/${sent.body.id}`, owner)).body.result).toBe("success");
+  }, 60_000);
 
   test("a Slack export replaces the organization: the uploader reads the summary and a login link, and /register shows the imported people and channels", async () => {
     const zip = join(root, "workspace.zip");

@@ -36,7 +36,7 @@ export async function runJob(host: AppHost, live: LiveJob, input: JobInput): Pro
   const built = buildConfig(config, orgDir);
   try {
     live.stage = "importing";
-    const result = await importOnThread(live, { kind: input.kind, config: built, archive: input.archive, slackToken: input.slackToken, orgName: input.orgName });
+    const result = await importOnThread(host.current(), live, { kind: input.kind, config: built, archive: input.archive, slackToken: input.slackToken, orgName: input.orgName });
     live.stage = "switching";
     await switchTo(host, live.id, built, result);
   } catch (e) {
@@ -60,9 +60,11 @@ interface Imported {
 }
 
 /** Runs the import on a thread of its own (worker.ts), feeding the live job's progress. */
-function importOnThread(live: LiveJob, req: ImportRequest): Promise<Imported> {
+function importOnThread(app: App, live: LiveJob, req: ImportRequest): Promise<Imported> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER);
+    // a server stopping mid-import ends the thread; the next start marks the job interrupted
+    app.onClose.push(() => void worker.terminate());
     const finish = (fn: () => void) => {
       worker.terminate();
       fn();
@@ -72,7 +74,8 @@ function importOnThread(live: LiveJob, req: ImportRequest): Promise<Imported> {
       if (m.type === "start") Object.assign(live, { label: m.label, total: m.total, done: 0, since: Date.now() });
       else if (m.type === "advance") live.done += m.n;
       else if (m.type === "skip") noteSkip(live, m.line);
-      else if (m.type === "done") finish(() => resolve({ summary: m.summary, owner: m.owner }));
+      // the skipped items, named, follow the summary (the terminal prints them above it)
+      else if (m.type === "done") finish(() => resolve({ summary: [...m.summary, ...live.skipped], owner: m.owner }));
       else finish(() => reject(m.refusal ? new ImportError(m.message) : new Error(m.message)));
     };
     worker.onerror = (e) => finish(() => reject(new Error(e.message)));
