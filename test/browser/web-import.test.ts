@@ -43,7 +43,7 @@ const overlay = (page: Page) => page.getByRole("dialog", { name: "Settings" });
 function slackZip(path: string) {
   const days: Record<string, Json[]> = {};
   const start = Date.UTC(2023, 0, 1) / 1000;
-  for (let d = 0; d < 400; d++) {
+  for (let d = 0; d < 1000; d++) {
     const date = new Date((start + d * 86400) * 1000).toISOString().slice(0, 10);
     days[`general/${date}.json`] = Array.from({ length: 20 }, (_, i) => message(i % 2 ? "U01" : "U02", `${start + d * 86400 + i}.000100`, `note ${i} of day ${d}`));
   }
@@ -87,8 +87,11 @@ describe("importing from the server page", () => {
       await box.getByLabel("Export file").setInputFiles(zip);
       await box.getByRole("button", { name: "Import" }).click();
       await box.getByRole("progressbar", { name: /Uploading the export|Import progress/ }).waitFor();
+      // the import's own progress: its counts of the export's days, with an estimate
+      await box.getByRole("status").filter({ hasText: /^Importing: [\d,]+ of 1,000 days of messages/ }).waitFor({ timeout: 30_000 });
+      expect(await box.getByRole("progressbar", { name: "Import progress" }).getAttribute("max")).toBe("1000");
       await box.getByRole("heading", { name: "Import finished" }).waitFor({ timeout: 60_000 });
-      await box.getByText("Imported 2 people, 2 channels, 8,001 messages, 0 reactions, 0 files.").waitFor();
+      await box.getByText("Imported 2 people, 2 channels, 20,001 messages, 0 reactions, 0 files.").waitFor();
       await box.getByText("ada@example.com").waitFor();
       await page.screenshot({ path: shot("server-import-finished") });
       // the page stayed (no trip to the login screen though its session is gone)
