@@ -45,6 +45,7 @@ async function outcome(token: string) {
     const r = await fetch(`${base}/api/v1/parley/import/outcome?token=${token}`);
     if (r.status === 200) {
       const body = (await r.json()) as { import: Record<string, any> };
+      expect(body).not.toHaveProperty("ignored_parameters_unsupported");
       if (body.import.state !== "running") return body.import;
     }
     if (Date.now() > deadline) throw new Error("the import did not end");
@@ -213,6 +214,8 @@ describe("an import", () => {
 
   test("the uploader's view needs the job's token", async () => {
     const r = await fetch(`${base}/api/v1/parley/import/outcome?token=${"a".repeat(32)}`);
+    const missing = await fetch(`${base}/api/v1/parley/import/outcome`);
+    expect(await missing.json()).toMatchObject({ result: "error", msg: "Missing 'token' argument" });
     expect(r.status).toBe(404);
     expect(await r.json()).toMatchObject({ result: "error", msg: "No import with this token" });
   });
