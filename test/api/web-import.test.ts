@@ -83,6 +83,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** What DATA_DIR/import holds (an upload, a build), if it exists. */
+const importDirEntries = () => (existsSync(join(dataDir, "import")) ? readdirSync(join(dataDir, "import")) : []);
 const jobRows = () => serving.app.db.all<{ id: number; state: string }>("SELECT id, state FROM import_jobs");
 
 describe("who may import", () => {
@@ -97,7 +99,7 @@ describe("who may import", () => {
       expect(s.body).toMatchObject({ result: "error", msg: "Must be an organization owner" });
     }
     expect(await jobRows()).toEqual([]);
-    expect(existsSync(join(dataDir, "import")) ? readdirSync(join(dataDir, "import")) : []).toEqual([]);
+    expect(importDirEntries()).toEqual([]);
   });
 
   test("the owner of a new organization, holding only the automatic messages, may import", async () => {
@@ -108,6 +110,34 @@ describe("who may import", () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ result: "success", import: null, can_import: true, refusal: null, max_size: 2048 * 1024 * 1024 });
     expect((await serving.app.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM messages"))!.n).toBeGreaterThan(0);
+  });
+
+  test("an export larger than [limits] max_import_size_mib is refused, and nothing of it stays on disk", async () => {
+    const limits = serving.app.config.limits;
+    limits.max_import_size_mib = 0;
+    try {
+      const r = await upload(owner, new Blob([new Uint8Array(200_000)]), "huge.zip");
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ result: "error", msg: "The export is larger than this server's limit of 0 MiB ([limits] max_import_size_mib)", code: "BAD_REQUEST" });
+      // sent in chunks, without a length: the cap holds while the file is written
+      const boundary = "xyz";
+      const head = `--${boundary}\r\ncontent-disposition: form-data; name="kind"\r\n\r\nslack\r\n--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="huge.zip"\r\n\r\n`;
+      const body = new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode(head));
+          for (let i = 0; i < 4; i++) c.enqueue(new Uint8Array(100_000));
+          c.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
+          c.close();
+        },
+      });
+      const chunked = await fetch(`${base}/api/v1/parley/import`, { method: "POST", headers: { ...auth(owner), "content-type": `multipart/form-data; boundary=${boundary}` }, body });
+      expect(await chunked.json()).toMatchObject({ result: "error", msg: "The export is larger than this server's limit of 0 MiB ([limits] max_import_size_mib)" });
+    } finally {
+      limits.max_import_size_mib = 2048;
+    }
+    expect(await jobRows()).toEqual([]);
+    expect(importDirEntries()).toEqual([]);
+    expect((await call("GET", "/parley/import", owner)).body.can_import).toBe(true);
   });
 
   test("an upload without a kind, or of an unknown kind, is refused before anything runs", async () => {
@@ -132,7 +162,7 @@ describe("an import", () => {
     // the same organization, the same people; the upload is gone
     const after = await call("GET", "/users", owner);
     expect(after.body.members.map((u: { email: string }) => u.email).sort()).toEqual(before.body.members.map((u: { email: string }) => u.email).sort());
-    expect(readdirSync(join(dataDir, "import"))).toEqual([]);
+    expect(importDirEntries()).toEqual([]);
     const status = await call("GET", "/parley/import", owner);
     expect(status.body.import).toMatchObject({ state: "failed", kind: "slack", file_name: "broken.zip", error: job.error });
     expect(status.body.can_import).toBe(true);
@@ -152,7 +182,7 @@ describe("an import", () => {
     expect(job.error).toBe("messages were sent in this organization while the import ran, so it was not replaced. Nothing was changed.");
     const mine = await call("GET", `/messages/${sent.body.id}`, hamlet);
     expect(mine.body.message.content).toBe("<p>Anyone here?</p>");
-    expect(readdirSync(join(dataDir, "import"))).toEqual([]);
+    expect(importDirEntries()).toEqual([]);
     // the organization is empty again once the message goes
     expect((await call("DELETE", `/messages/${sent.body.id}`, owner)).body.result).toBe("success");
   }, 60_000);
@@ -209,7 +239,7 @@ describe("an import", () => {
     expect(r.status).toBe(400);
     expect(r.body.msg).toBe("This organization already has messages: an import is offered only before the first message is sent. Import with `parley import` into a new data folder instead.");
     expect((await jobRows()).length).toBe(1);
-    expect(readdirSync(join(dataDir, "import"))).toEqual([]);
+    expect(importDirEntries()).toEqual([]);
   });
 
   test("the uploader's view needs the job's token", async () => {
