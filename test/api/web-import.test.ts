@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Database } from "bun:sqlite";
 import { loadConfig } from "../../src/config/load";
 import { startServing, type Serving } from "../../src/serve";
 import { createUser } from "../../src/actions/users";
@@ -204,6 +205,10 @@ describe("an import", () => {
     expect(job.login.url).toMatch(/^http:\/\/parley\.test\/accounts\/login\/link\/[A-Za-z0-9]{40}$/);
     // the replaced organization is kept aside in the data dir
     expect(existsSync(join(job.replaced_dir, "parley.db"))).toBe(true);
+    const kept = new Database(join(job.replaced_dir, "parley.db"), { readonly: true });
+    expect(kept.query("SELECT state, file_name FROM import_jobs WHERE id = ?").get(r.body.job_id)).toEqual({ state: "finished", file_name: "workspace.zip" });
+    expect(kept.query("SELECT COUNT(*) AS n FROM users WHERE email = 'admin@parley.localhost'").get()).toEqual({ n: 1 });
+    kept.close();
     expect(job.replaced_dir.startsWith(dataDir)).toBe(true);
 
     // the old owner's key belongs to the old organization

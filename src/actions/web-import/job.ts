@@ -10,6 +10,7 @@ import type { Config } from "../../config/schema";
 import { ImportError } from "../../import/common/problems";
 import type { ImportMessage, ImportRequest } from "../../import/web/worker";
 import { performSwap, planSwap, undoSwap, webImportDir } from "../../import/web/swap";
+import { openDb } from "../../store/db";
 import { copyImportJob, countPeoplesMessages, findImportJob, finishImportJob } from "../../store/import-jobs";
 import { createLoginLinks } from "../login-links";
 import { noteSkip, releaseLiveJob, type LiveJob } from "./progress";
@@ -102,9 +103,21 @@ async function switchTo(host: AppHost, jobId: number, built: Config, result: Imp
     async check(old: App) {
       // people may have talked while the import ran: then their messages are not thrown away
       if ((await countPeoplesMessages(old.db, SYSTEM_BOT_EMAILS)) > 0) throw new ImportError("messages were sent in this organization while the import ran, so it was not replaced");
-      await finishImportJob(old.db, jobId, "finished", nowSecs(old), outcome);
     },
     swap: () => void performSwap(config, plan),
     undo: () => undoSwap(plan),
   });
+  // the replaced organization's own record says what replaced it (a crash before the switch leaves
+  // its row running, which the next start marks interrupted)
+  try {
+    const replaced = await openDb(`file:${join(plan.replacedDir, "parley.db")}`);
+    try {
+      await finishImportJob(replaced, jobId, "finished", Date.now() / 1000, outcome);
+    } finally {
+      replaced.close();
+    }
+  } catch (e) {
+    // the switch stands; only the kept-aside copy's record stays behind
+    host.current().log.warn("the replaced organization's import record was not updated", { error: String(e) });
+  }
 }
