@@ -73,6 +73,10 @@ describe("importing from the server page", () => {
       const box = overlay(page).getByRole("region", { name: "Import from Slack or Zulip" });
       await box.waitFor();
       expect(await dialogViolations(page, ".import-box")).toEqual([]);
+      // at phone width the box fits the screen
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.locator(".import-box").evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // a file that is not a Slack export: the error is readable next to the control, nothing changed
       const bad = join(root, "notes.zip");
