@@ -181,12 +181,13 @@ class ServingHost implements AppHost {
       await s.check(this.app);
       const old = this.app;
       await this.detach();
-      s.swap();
       let next: App;
       try {
+        s.swap();
         next = await openApp(old.config, { quiet: this.opts.quiet });
       } catch (e) {
-        // the imported database does not open: back to the old organization, as it was
+        // a rename failed or the imported database does not open: back to the old organization, as it was
+        old.log.error("the switch to the imported organization failed; serving the old one again", { error: String(e) });
         s.undo();
         this.app = await openApp(old.config, { quiet: this.opts.quiet });
         this.app.host = this;

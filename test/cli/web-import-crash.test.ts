@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { runParley, startParley } from "../helpers/serve-process";
 import { channel, message, user, writeSlackZip, type Json } from "../import/slack-export";
 import { loadConfig } from "../../src/config/load";
-import { finishPendingSwap, planSwap } from "../../src/import/web/swap";
+import { finishPendingSwap, performSwap, planSwap, undoSwap } from "../../src/import/web/swap";
 
 const root = mkdtempSync(join(tmpdir(), "parley-web-import-crash-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -125,5 +125,20 @@ describe("a switch cut short", () => {
     expect(await read(join(dataDir, "zuliprc"))).toBe("new rc");
     expect(readdirSync(join(dataDir, "uploads"))).toEqual(["b"]);
     expect(readdirSync(join(plan.replacedDir, "uploads"))).toEqual(["a"]);
+  });
+
+  test("a switch undone (the imported database would not open) puts the old files back and forgets the switch", async () => {
+    const { dataDir, built, config, plan } = layout("undone");
+    performSwap(config, plan);
+    expect(await read(join(dataDir, "parley.db"))).toBe("new db");
+    undoSwap(config, plan);
+    expect(await read(join(dataDir, "parley.db"))).toBe("old db");
+    expect(await read(join(dataDir, "parley.db-wal"))).toBe("old wal");
+    expect(await read(join(dataDir, "zuliprc"))).toBe("old rc");
+    expect(readdirSync(join(dataDir, "uploads"))).toEqual(["a"]);
+    expect(await read(join(built, "parley.db"))).toBe("new db");
+    // nothing for the next start to redo
+    expect(finishPendingSwap(config)).toBe(false);
+    expect(await read(join(dataDir, "parley.db"))).toBe("old db");
   });
 });

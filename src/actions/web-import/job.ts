@@ -9,7 +9,7 @@ import { closeApp, nowSecs, openApp, type App, type AppHost } from "../../app";
 import type { Config } from "../../config/schema";
 import { ImportError } from "../../import/common/problems";
 import type { ImportMessage, ImportRequest } from "../../import/web/worker";
-import { performSwap, planSwap, undoSwap, webImportDir } from "../../import/web/swap";
+import { performSwap, planSwap, swapPending, undoSwap, webImportDir } from "../../import/web/swap";
 import { openDb } from "../../store/db";
 import { copyImportJob, countPeoplesMessages, findImportJob, finishImportJob } from "../../store/import-jobs";
 import { createLoginLinks } from "../login-links";
@@ -45,10 +45,11 @@ export async function runJob(host: AppHost, live: LiveJob, input: JobInput): Pro
     const text = e instanceof ImportError ? e.message : `the import failed: ${(e as Error)?.message ?? e}`;
     const msg = text.replaceAll(input.archive, input.fileName);
     app.log.warn("web import failed", { job: live.id, error: msg });
-    await finishImportJob(app.db, live.id, "failed", nowSecs(app), { error: `${msg}. Nothing was changed.` }).catch(() => {});
+    await finishImportJob(app.db, live.id, "failed", nowSecs(app), { error: `${msg.replace(/[.;\s]+$/, "")}. Nothing was changed.` }).catch(() => {});
   } finally {
-    rmSync(input.archive, { force: true });
-    rmSync(orgDir, { recursive: true, force: true });
+    // the upload, the build and any download cache go, unless a switch cut short still needs them
+    if (!swapPending(config)) rmSync(webImportDir(config), { recursive: true, force: true });
+    else rmSync(input.archive, { force: true });
     releaseLiveJob(config);
   }
 }
@@ -105,7 +106,7 @@ async function switchTo(host: AppHost, jobId: number, built: Config, result: Imp
       if ((await countPeoplesMessages(old.db, SYSTEM_BOT_EMAILS)) > 0) throw new ImportError("messages were sent in this organization while the import ran, so it was not replaced");
     },
     swap: () => void performSwap(config, plan),
-    undo: () => undoSwap(plan),
+    undo: () => undoSwap(config, plan),
   });
   // the replaced organization's own record says what replaced it (a crash before the switch leaves
   // its row running, which the next start marks interrupted)

@@ -76,13 +76,18 @@ export function finishPendingSwap(config: Config): boolean {
  * Undoes a finished switch whose imported database then failed to open: the imported files go back
  * where they were built, the replaced ones back into place.
  */
-export function undoSwap(journal: Journal) {
+export function undoSwap(config: Config, journal: Journal) {
   for (const [live, built, aside] of journal.items) {
     if (existsSync(live)) renameSync(live, built);
     if (existsSync(aside)) renameSync(aside, live);
   }
   syncDir(journal.items.map(([live]) => dirname(live)));
+  // a journal left behind would redo the switch at the next start
+  rmSync(journalPath(config), { force: true });
 }
+
+/** True while a switch is written down but not finished (the next start finishes it). */
+export const swapPending = (config: Config) => existsSync(journalPath(config));
 
 function runJournal(config: Config, journal: Journal) {
   const path = journalPath(config);
