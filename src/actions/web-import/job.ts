@@ -77,7 +77,7 @@ function importOnThread(app: App, live: LiveJob, req: ImportRequest): Promise<Im
       else if (m.type === "advance") live.done += m.n;
       else if (m.type === "skip") noteSkip(live, m.line);
       // the skipped items, named, follow the summary (the terminal prints them above it)
-      else if (m.type === "done") finish(() => resolve({ summary: [...m.summary, ...live.skipped], owner: m.owner }));
+      else if (m.type === "done") finish(() => resolve({ summary: [...m.summary.map((l) => l.replace("(each named above)", "(each named below)")), ...live.skipped], owner: m.owner }));
       else finish(() => reject(m.refusal ? new ImportError(m.message) : new Error(m.message)));
     };
     worker.onerror = (e) => finish(() => reject(new Error(e.message)));
