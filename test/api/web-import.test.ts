@@ -60,7 +60,7 @@ const slackZip = (path: string) =>
     channels: [channel("C01", "general", ["U01", "U02"]), channel("C02", "engineering", ["U01", "U02"], "Build things")],
     days: {
       "general/2024-01-01.json": [message("U01", "1704067260.000100", "hello from Slack"), message("U02", "1704067320.000200", "hi Ada")],
-      "engineering/2024-01-02.json": [message("U02", "1704153600.000100", "the *build* is green")],
+      "engineering/2024-01-02.json": [message("U02", "1704153600.000100", "the *build* is green"), message("U99", "1704153700.000100", "who am I?")],
     },
   });
 
@@ -201,6 +201,9 @@ describe("an import", () => {
     expect(job.error).toBeNull();
     expect(job).toMatchObject({ state: "finished", kind: "slack", file_name: "workspace.zip" });
     expect(job.summary[0]).toBe("Imported 2 people, 2 channels, 3 messages, 0 reactions, 0 files.");
+    // the skipped message, named under the counts
+    expect(job.summary[1]).toMatch(/^Skipped 1 messages? \(each named below\)\.$/);
+    expect(job.summary.slice(2).join("\n")).toContain("U99");
     expect(job.login.email).toBe("ada@example.com");
     expect(job.login.url).toMatch(/^http:\/\/parley\.test\/accounts\/login\/link\/[A-Za-z0-9]{40}$/);
     // the replaced organization is kept aside in the data dir
