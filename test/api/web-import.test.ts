@@ -109,7 +109,7 @@ describe("who may import", () => {
     await sendNotification(serving.app, general, "signups", "Iago joined this organization.");
     const r = await call("GET", "/parley/import", owner);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ result: "success", import: null, can_import: true, refusal: null, max_size: 2048 * 1024 * 1024 });
+    expect(r.body).toMatchObject({ result: "success", import: null, can_import: true, refusal: null, has_messages: false, max_size: 2048 * 1024 * 1024 });
     expect((await serving.app.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM messages"))!.n).toBeGreaterThan(0);
   });
 
@@ -232,6 +232,7 @@ describe("an import", () => {
     const status = await call("GET", "/parley/import", ada);
     expect(status.body.import).toMatchObject({ state: "finished", file_name: "workspace.zip" });
     expect(status.body.can_import).toBe(false);
+    expect(status.body.has_messages).toBe(true);
     expect(status.body.refusal).toMatch(/already has messages/);
     // the login link signs Ada in once
     const link = await fetch(job.login.url.replace("http://parley.test", base), { redirect: "manual" });

@@ -27,6 +27,7 @@ export interface ImportStatus {
   import: ImportJob | null;
   can_import: boolean;
   refusal: string | null;
+  has_messages: boolean;
   max_size: number;
 }
 

@@ -4,10 +4,10 @@ import { createHash } from "node:crypto";
 import type { App } from "../../app";
 import { isOwner } from "../../domain/roles";
 import { notFound, ownerRequired } from "../../errors";
-import { findImportJobByToken, latestImportJob, type ImportJobRow } from "../../store/import-jobs";
+import { countPeoplesMessages, findImportJobByToken, latestImportJob, type ImportJobRow } from "../../store/import-jobs";
 import type { UserRow } from "../../store/users";
 import { liveJob, type LiveJob } from "./progress";
-import { importRefusal } from "./rules";
+import { importRefusal, SYSTEM_BOT_EMAILS } from "./rules";
 
 export const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -43,6 +43,8 @@ export async function importStatus(app: App, actor: UserRow) {
     import: row ? jobDict(row, live?.id === row.id ? live : null) : null,
     can_import: refusal === null,
     refusal,
+    // the web app offers the import only to an organization without messages
+    has_messages: (await countPeoplesMessages(app.db, SYSTEM_BOT_EMAILS)) > 0,
     max_size: importLimitBytes(app),
   };
 }

@@ -71,15 +71,17 @@ export function ImportBox() {
   const watching = phase.kind === "watching";
   if (!status && !watching) return null;
   const running = status?.import?.state === "running";
-  if (!watching && phase.kind !== "uploading" && !status?.can_import && !running) return null;
+  // offered only before the first message; a server that cannot switch says why
+  if (!watching && phase.kind !== "uploading" && !running && (!status || status.has_messages)) return null;
 
   return (
     <section class="settings-group import-box" aria-label="Import from Slack or Zulip">
       <h3>Import from Slack or Zulip</h3>
-      {phase.kind === "form" && !running && (
+      {phase.kind === "form" && !running && !status?.can_import && <p class="setting-hint">{status?.refusal}</p>}
+      {phase.kind === "form" && !running && status?.can_import && (
         <ImportForm
           maxSize={status?.max_size ?? 0}
-          error={error}
+          error={error ?? lastFailure(status)}
           onSubmit={async (form) => {
             setError(null);
             holdPage();
@@ -106,6 +108,13 @@ export function ImportBox() {
       {phase.kind === "watching" && <Watching job={phase.job} />}
     </section>
   );
+}
+
+/** The previous import's failure or interruption (after a restart, say), until another is tried. */
+function lastFailure(status: ImportStatus | null): string | null {
+  const last = status?.import;
+  if (!last || (last.state !== "failed" && last.state !== "interrupted")) return null;
+  return `The last import (${last.file_name}) ${last.state === "failed" ? "failed" : "was interrupted"}: ${last.error ?? ""}`;
 }
 
 function ImportForm({ maxSize, error, onSubmit }: { maxSize: number; error: string | null; onSubmit(form: FormData): void }) {
