@@ -84,6 +84,7 @@ describe("importing from the server page", () => {
       await box.getByLabel("Export file").setInputFiles(bad);
       await box.getByRole("button", { name: "Import" }).click();
       await box.getByRole("alert").filter({ hasText: "notes.zip is not a readable zip archive" }).waitFor();
+      await box.screenshot({ path: shot("server-import-error") });
       expect(await box.getByRole("alert").textContent()).toContain("Nothing was changed.");
       expect((await serving.app.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM users WHERE email = 'admin@parley.localhost'"))!.n).toBe(1);
 
