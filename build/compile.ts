@@ -30,6 +30,7 @@ const NATIVE_TS = join(ROOT, "src/lib/native.ts");
 const MAIN = join(ROOT, "src/main.ts");
 const CHECKPOINT_WORKER = join(ROOT, "src/store/checkpoint-worker.ts");
 const SNAPSHOT_WORKER = join(ROOT, "src/store/snapshot-worker.ts");
+const IMPORT_WORKER = join(ROOT, "src/import/web/worker.ts");
 const WEB_SOURCE_TS = join(ROOT, "src/web/source.ts");
 const EMBEDDED_WEB_TS = join(ROOT, "build/out/web-embedded.ts");
 
@@ -179,8 +180,8 @@ export async function compile(
 
 async function bundle(outfile: string, entry: string, bytecodeOrder: string | null, tb: TargetBuild): Promise<void> {
   const result = await Bun.build({
-    // the store's checkpoint and snapshot threads are Workers: each file must be an entry point of its own (Bun's rule)
-    entrypoints: resolve(entry) === MAIN ? [entry, CHECKPOINT_WORKER, SNAPSHOT_WORKER] : [entry],
+    // the store's checkpoint and snapshot threads and the web import's thread are Workers: each file must be an entry point of its own (Bun's rule)
+    entrypoints: resolve(entry) === MAIN ? [entry, CHECKPOINT_WORKER, SNAPSHOT_WORKER, IMPORT_WORKER] : [entry],
     compile: {
       target: tb.target.bun,
       ...(tb.executablePath ? { executablePath: tb.executablePath } : {}),

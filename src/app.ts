@@ -36,6 +36,28 @@ export interface App {
   heartbeatMs: () => number;
   /** Hooks run by closeApp (upload workers, timers). */
   onClose: (() => void | Promise<void>)[];
+  /** Set by a serving process (serve.ts): switching the running server to another organization. */
+  host?: AppHost;
+}
+
+/** One switch of a running server to an imported organization (see AppHost). */
+export interface OrganizationSwitch {
+  /** Runs on the old app once no request is in flight; throwing cancels the switch. */
+  check(old: App): Promise<void>;
+  /** Moves the files (the database is closed). */
+  swap(): void;
+  /** Puts the old files back (the new database failed to open). */
+  undo(): void;
+}
+
+export interface AppHost {
+  /** The app serving now (a switch replaces it). */
+  current(): App;
+  /**
+   * Holds new requests (503), lets in-flight ones finish, runs `check`, closes the app, swaps the
+   * files and serves a new App on them: every in-memory cache and event queue starts afresh.
+   */
+  switchOrganization(s: OrganizationSwitch): Promise<App>;
 }
 
 export interface OpenOptions {

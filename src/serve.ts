@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Config } from "./config/schema";
 import { ConfigError } from "./config/load";
-import { closeApp, openApp, type App } from "./app";
+import { closeApp, openApp, type App, type AppHost, type OrganizationSwitch } from "./app";
 import { createMetricsServer, createServer, listenLimits } from "./server";
 import { ensureOrganization, type FirstLogin } from "./first-run";
 import { startScheduler } from "./scheduler";
@@ -9,6 +9,8 @@ import { withRequestLog } from "./http/request-log";
 import { lockDataDir } from "./store/serve-lock";
 import { loadWebBuild } from "./web/source";
 import { vapidKeys } from "./notify/webpush/vapid";
+import { finishPendingSwap } from "./import/web/swap";
+import { recoverWebImports } from "./actions/web-import";
 
 /** A running server. */
 export interface Serving {
@@ -32,12 +34,14 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
   const lock = lockDataDir(config.data_dir);
   let app: App | null = null;
   try {
+    // a switch to an imported organization that a crash cut short is finished before the database opens
+    if (finishPendingSwap(config)) console.log("Finished switching to the imported organization (the server had stopped during the switch).");
     app = await openApp(config, { quiet: opts.quiet });
+    await recoverWebImports(app);
     const firstLogin = await ensureOrganization(app);
     // the Web Push key pair is made on the first start (DATA_DIR/vapid.json) and kept
     vapidKeys(config.data_dir);
-    const elysia = createServer(app);
-    const handle = elysia.fetch;
+    const host = new ServingHost(app, opts);
     let server: ReturnType<typeof Bun.serve>;
     try {
       server = Bun.serve({
@@ -50,7 +54,7 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
         idleTimeout: 60,
         ...listenLimits(config),
         tls,
-        fetch: withRequestLog(app, (request) => handle(request)),
+        fetch: (request, server) => host.fetch(request, server),
       });
     } catch (e) {
       const message = (e as Error).message;
@@ -59,39 +63,32 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
       }
       throw new Error(`cannot listen on ${config.server.host}:${config.server.port}: ${message}`);
     }
-    // handlers reach the socket through Elysia's `server` (peer addresses, the long-poll's timeout)
-    elysia.server = server;
     const port = server.port!;
-    let metricsServer: ReturnType<typeof listenForMetrics>;
     try {
-      metricsServer = listenForMetrics(app);
+      host.attach(server);
     } catch (e) {
       await server.stop(true);
       throw e;
     }
-    const { firstTick } = startScheduler(app);
     // from source the web app is bundled now rather than on the first visit (the executable has it built in)
     const log = app.log;
     void loadWebBuild().catch((e) => log.error("the web app did not bundle", { error: String(e) }));
-    relaxJitAfter(firstTick);
     lock.describe({ pid: process.pid, url: config.server.external_url });
     console.log(`Parley is serving ${config.server.external_url} (listening on ${config.server.host}:${port}, data in ${config.data_dir})`);
 
-    const running = app;
     let stopped: Promise<void> | null = null;
     return {
-      app,
+      get app() {
+        return host.current();
+      },
       port,
       url: config.server.external_url,
       firstLogin,
       stop() {
         stopped ??= (async () => {
-          running.log.info("shutting down");
-          void metricsServer?.stop(true);
+          host.current().log.info("shutting down");
           const inflight = server.stop(false); // stop accepting; in-flight requests finish
-          running.events.releaseAll(); // parked long-polls answer now
-          await inflight;
-          await closeApp(running);
+          await host.stop(inflight);
           lock.release();
         })();
         return stopped;
@@ -101,6 +98,110 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
     if (app) await closeApp(app);
     lock.release();
     throw e;
+  }
+}
+
+type BunServer = ReturnType<typeof Bun.serve>;
+
+/**
+ * What serves one App on the listening socket: its Elysia app, its scheduler and its metrics
+ * listener. A switch to an imported organization (AppHost) detaches them, swaps the files and
+ * attaches a new App, so every cache keyed by the App (or by its database) and every event queue
+ * starts afresh; meanwhile requests wait outside with a 503.
+ */
+class ServingHost implements AppHost {
+  private handle: ((request: Request, server: BunServer) => Promise<Response>) | null = null;
+  private metrics: ReturnType<typeof listenForMetrics> = null;
+  private server: BunServer | null = null;
+  private inflight = 0;
+  private idle: (() => void)[] = [];
+  private switching = false;
+
+  constructor(
+    private app: App,
+    private readonly opts: { quiet?: boolean },
+  ) {
+    app.host = this;
+  }
+
+  current = () => this.app;
+
+  /** Serves the current App on `server`. */
+  attach(server: BunServer) {
+    this.server = server;
+    const app = this.app;
+    const elysia = createServer(app);
+    // handlers reach the socket through Elysia's `server` (peer addresses, the long-poll's timeout)
+    elysia.server = server;
+    const handle = elysia.fetch;
+    this.handle = withRequestLog(app, (request) => handle(request));
+    this.metrics = listenForMetrics(app);
+    const { firstTick } = startScheduler(app);
+    relaxJitAfter(firstTick);
+  }
+
+  async fetch(request: Request, server: BunServer): Promise<Response> {
+    if (this.switching || !this.handle) {
+      return Response.json({ result: "error", msg: "The server is switching to the imported organization; try again in a moment.", code: "BAD_REQUEST" }, { status: 503, headers: { "retry-after": "2" } });
+    }
+    this.inflight++;
+    try {
+      return await this.handle(request, server);
+    } finally {
+      if (--this.inflight === 0) for (const f of this.idle.splice(0)) f();
+    }
+  }
+
+  /** Answers parked long-polls and waits (at most `ms`) until no request is in flight. */
+  private async drain(ms: number) {
+    this.app.events.releaseAll();
+    if (this.inflight === 0) return;
+    await Promise.race([new Promise<void>((r) => this.idle.push(r)), Bun.sleep(ms)]);
+  }
+
+  private async detach() {
+    void this.metrics?.stop(true);
+    this.metrics = null;
+    this.handle = null;
+    await closeApp(this.app);
+  }
+
+  async stop(inflight: Promise<void>) {
+    this.app.events.releaseAll(); // parked long-polls answer now
+    await inflight;
+    void this.metrics?.stop(true);
+    await closeApp(this.app);
+  }
+
+  async switchOrganization(s: OrganizationSwitch): Promise<App> {
+    if (this.switching) throw new Error("a switch is already under way");
+    this.switching = true;
+    try {
+      await this.drain(10_000);
+      await s.check(this.app);
+      const old = this.app;
+      await this.detach();
+      let next: App;
+      try {
+        s.swap();
+        next = await openApp(old.config, { quiet: this.opts.quiet });
+      } catch (e) {
+        // a rename failed or the imported database does not open: back to the old organization, as it was
+        old.log.error("the switch to the imported organization failed; serving the old one again", { error: String(e) });
+        s.undo();
+        this.app = await openApp(old.config, { quiet: this.opts.quiet });
+        this.app.host = this;
+        this.attach(this.server!);
+        throw e;
+      }
+      next.host = this;
+      this.app = next;
+      this.attach(this.server!);
+      next.log.info("switched to the imported organization");
+      return next;
+    } finally {
+      this.switching = false;
+    }
   }
 }
 

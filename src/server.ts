@@ -47,7 +47,7 @@ export function createServer(app: App) {
       if (request.method === "HEAD") return headAsGet(request);
       // refused unread (the body is then read and thrown away, see wrap above)
       const length = Number(request.headers.get("content-length") ?? 0);
-      const limit = UPLOAD_PATHS.some((p) => path.startsWith(p)) ? uploadLimit : MAX_BODY_BYTES;
+      const limit = IMPORT_PATH.test(path) ? importBodyLimit(app.config) : UPLOAD_PATHS.some((p) => path.startsWith(p)) ? uploadLimit : MAX_BODY_BYTES;
       if (length > limit) return json(BODY_TOO_LARGE, 413);
     })
     // A chunked body (no Content-Length) is read up to its limit before the framework parses it
@@ -55,7 +55,7 @@ export function createServer(app: App) {
     .onRequest(async ({ request }) => {
       if (!request.body || request.headers.has("content-length") || !request.headers.has("transfer-encoding")) return;
       const path = new URL(request.url).pathname;
-      if (UPLOAD_PATHS.some((p) => path.startsWith(p))) return;
+      if (IMPORT_PATH.test(path) || UPLOAD_PATHS.some((p) => path.startsWith(p))) return;
       const body = await readAtMost(request.body, MAX_BODY_BYTES);
       if (!body) return json(BODY_TOO_LARGE, 413);
       readFrom(request, body);
@@ -118,8 +118,12 @@ export const DISCARD_BYTES = 100 * MIB;
 
 /** The options every listen() of the app takes (serve and the tests that use a real socket). */
 export function listenLimits(config: Config): { maxRequestBodySize: number } {
-  return { maxRequestBodySize: uploadBodyLimit(config) + DISCARD_BYTES };
+  return { maxRequestBodySize: Math.max(uploadBodyLimit(config), importBodyLimit(config)) + DISCARD_BYTES };
 }
+
+/** The web import's upload (the owner's Slack or Zulip export): its own, larger limit. */
+const IMPORT_PATH = /^\/(api\/v1|json)\/parley\/import\/?$/;
+const importBodyLimit = (config: Config) => (config.limits.max_import_size_mib + 1) * MIB;
 
 const UPLOAD_PATHS = ["/api/v1/user_uploads", "/api/v1/tus", "/api/v1/realm/emoji", "/api/v1/users/me/avatar", "/api/v1/realm/icon", "/api/v1/realm/logo", "/json/"];
 

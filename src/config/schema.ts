@@ -33,6 +33,8 @@ export const ConfigSchema = t.Object(
       max_stream_name_length: t.Integer({ minimum: 1, default: 60 }),
       max_stream_description_length: t.Integer({ minimum: 1, default: 1024 }),
       max_file_upload_size_mib: t.Integer({ minimum: 0, default: 25 }),
+      // the largest Slack or Zulip export the owner may upload from the web app (stored in the data dir)
+      max_import_size_mib: t.Integer({ minimum: 0, default: 2048 }),
       // invitation emails an organization may send in 24 hours (Zulip's max_invites); 0 turns the limit off
       max_invites_per_day: t.Integer({ minimum: 0, default: 100 }),
     }),

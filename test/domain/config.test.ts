@@ -18,7 +18,7 @@ describe("config defaults", () => {
     expect(c.log).toEqual({ level: "info", format: "text" });
     expect(c.storage.database).toBe("file:/srv/parley/parley.db");
     expect(c.storage.uploads_dir).toBe("/srv/parley/uploads");
-    expect(c.limits).toEqual({ max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024, max_file_upload_size_mib: 25, max_invites_per_day: 100 });
+    expect(c.limits).toEqual({ max_message_length: 10000, max_topic_length: 60, max_stream_name_length: 60, max_stream_description_length: 1024, max_file_upload_size_mib: 25, max_import_size_mib: 2048, max_invites_per_day: 100 });
     expect(c.rate_limit).toEqual({ requests_per_minute: 200, unauthenticated_per_minute: 100, login_failures_per_account: 5, login_failures_per_address: 50 });
     expect(c.retention).toEqual({ unreferenced_upload_days: 21, event_queue_idle_minutes: 10 });
     expect(c.backup).toEqual({ dir: "", every_hours: 24, keep: 7, gzip: true });

@@ -22,7 +22,7 @@ export class NetworkError extends Error {}
 export type Params = Record<string, unknown>;
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
-const csrfToken = () => /(?:^|;\s*)parley_csrf=([^;]*)/.exec(document.cookie)?.[1] ?? "";
+export const csrfToken = () => /(?:^|;\s*)parley_csrf=([^;]*)/.exec(document.cookie)?.[1] ?? "";
 const encode = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /**
@@ -31,8 +31,12 @@ const encode = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
  * `Session` challenge, so the browser shows no credentials prompt of its own.
  */
 let onSignedOut = () => location.replace(`/?session_ended=1${location.hash}`);
-/** Replaces what happens when the session has ended. */
-export const whenSignedOut = (f: () => void) => (onSignedOut = f);
+/** Replaces what happens when the session has ended; returns what happened before. */
+export const whenSignedOut = (f: () => void) => {
+  const before = onSignedOut;
+  onSignedOut = f;
+  return before;
+};
 let signedOut = false;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -25,6 +25,8 @@ export interface RunOptions {
   out?: NodeJS.WriteStream;
   /** where skipped items are logged (default: stderr) */
   log?: (line: string) => void;
+  /** reports progress (default: a bar on `out`); the web import's watches it */
+  progress?: Progress;
 }
 
 export interface ImportResult {
@@ -44,7 +46,7 @@ export async function runImport(config: Config, opts: RunOptions, convert: (run:
   const run: ImportRun = {
     target,
     skips,
-    progress: new Progress(out),
+    progress: opts.progress ?? new Progress(out),
     notes: [],
     async open(org, owner) {
       if (writer) throw new Error("the organization is already open");

@@ -8,6 +8,7 @@ import { describeError } from "../../../api/http";
 import { backUpNow, fetchServerFacts, LATEST_BACKUP_URL, type ServerFacts } from "../../../api/org";
 import { SaveError, SaveStatus, useSaver } from "../controls";
 import { formatBytes } from "./format";
+import { ImportBox } from "./ImportBox";
 
 const when = (secs: number) => new Date(secs * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -102,6 +103,7 @@ export function ServerPage() {
       </div>
       <SaveError state={saver.state} />
       <p class="setting-hint">A backup holds the whole organization: messages, uploads, and everyone's password hashes and API keys. Keep the archive somewhere safe. Restore it with <code>parley restore</code>.</p>
+      <ImportBox />
     </div>
   );
 }
