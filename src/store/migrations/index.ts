@@ -13,6 +13,7 @@ import m0008 from "./0008_web_push.sql" with { type: "text" };
 import m0012 from "./0012_admin.sql" with { type: "text" };
 import m0013 from "./0013_webhooks.sql" with { type: "text" };
 import m0014 from "./0014_import.sql" with { type: "text" };
+import m0017 from "./0017_login_links_as_email_tokens.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 12, name: "admin", sql: m0012 },
   { version: 13, name: "webhooks", sql: m0013 },
   { version: 14, name: "import", sql: m0014 },
+  { version: 17, name: "login_links_as_email_tokens", sql: m0017 },
 ];
