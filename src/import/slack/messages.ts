@@ -3,6 +3,7 @@
 import type { ChannelInfo, ImportMessage, ImportReaction } from "../common/writer";
 import { convertSlackMarkup, threadTopic, type MarkupLookups } from "./markup";
 import { zulipEmojiOf } from "./emoji";
+import type { StringMap } from "../../store/import-scratch";
 
 export interface SlackFile {
   id?: string;
@@ -54,13 +55,14 @@ export interface FileLinker {
   link(file: SlackFile, where: string, senderId: number): Promise<{ markdown: string; attachmentId?: number } | null>;
 }
 
+/** What threads need until the export's end: on disk (store/import-scratch), as they grow with it. */
 export interface ConvertState {
   /** thread key (thread_ts and parent) → topic */
-  threads: Map<string, string>;
+  threads: StringMap;
   /** truncated topic → times used, for " (n)" */
-  counter: Map<string, number>;
+  counter: { get(k: string): number | undefined; set(k: string, n: number): unknown };
   /** thread_ts → parent's sender, for replies that do not name it */
-  parents: Map<string, string>;
+  parents: StringMap;
 }
 
 export interface ConvertContext {
