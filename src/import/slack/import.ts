@@ -12,7 +12,9 @@ import { ImportError } from "../common/problems";
 import { ZipArchive } from "../common/zip";
 import type { Downloader } from "../common/download";
 import type { ChannelInfo, ImportMessage, ImportWriter } from "../common/writer";
-import { pickOwner, slackEmails, slackFullName, slackPerson, type SlackUser } from "./people";
+import { BotEmails, pickOwner, slackEmails, slackFullName, slackPerson, type SlackUser } from "./people";
+import { importAvatars, slackAvatarUrl, type AvatarJob } from "./avatars";
+import { integrationBots, isIntegrationBotMessage } from "./bots";
 import { convertMessage, type Conversation, type ConvertState, type FileLinker, type SlackFile, type SlackMessage } from "./messages";
 
 export interface SlackImportOptions extends RunOptions {
@@ -76,7 +78,8 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
 
       // people: the owner first (the organization is created with them), then everyone else
       const domain = new URL(config.server.external_url || "http://localhost").hostname || "localhost";
-      const emails = slackEmails(users, domain);
+      const botEmails = new BotEmails(domain);
+      const emails = slackEmails(users, domain, botEmails);
       const owner = pickOwner(users);
       if (!owner) throw new ImportError(`${opts.zip}: users.json names no active person with an email to own the organization`);
       const now = Date.now() / 1000;
@@ -99,6 +102,11 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
       for (const k of ownerAccount.keys) personOf.set(k, writer.owner.id);
       const ids = await writer.addPeople(others.map((a) => slackPerson(a.user, a.email, now)));
       ids.forEach((id, i) => others[i]!.keys.forEach((k) => personOf.set(k, id)));
+      const avatarJobs: AvatarJob[] = [];
+      [ownerAccount, ...others].forEach((a, i) => {
+        const url = slackAvatarUrl(a.user);
+        if (url) avatarJobs.push({ userId: i === 0 ? writer.owner.id : ids[i - 1]!, url, where: `users.json: ${a.user.id} (${slackFullName(a.user)})` });
+      });
 
       // channels (public, then private) with their members; conversations by folder name
       const folders = new Map<string, Conversation>();
@@ -146,6 +154,9 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
       const downloader = opts.token
         ? run.downloader({ token: opts.token, tokenHosts: [...(opts.fileHosts ?? ["files.slack.com"]), new URL(apiBase).hostname], allowPrivate: opts.allowPrivateDownloads })
         : null;
+      // avatars are public pictures: fetched without a token too (the token goes to Slack's file hosts only)
+      const pictures = downloader ?? run.downloader({ allowPrivate: opts.allowPrivateDownloads });
+      let avatars = await importAvatars(writer, pictures, avatarJobs, run.skips.skip.bind(run.skips));
       const realmEmoji = downloader ? await importCustomEmoji(writer, downloader, apiBase, opts.emojiHosts ?? ["emoji.slack-edge.com"], run.skips) : new Map<string, number>();
       let leftBehind = 0;
       const files = fileLinker(writer, downloader, opts.fileHosts ?? ["files.slack.com"], run.skips, () => leftBehind++);
@@ -171,10 +182,10 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
         channelName: (id: string) => channelNames.get(id),
       };
       const usersById = new Map(users.map((u) => [u.id, u]));
-      const integrationBots = new Map<string, number>();
+      const bots = integrationBots(writer, downloader && { downloader, base: apiBase }, (id) => personOf.has(id), botEmails, now);
       const ctx = {
         lookups,
-        personOf: (id: string) => personOf.get(id) ?? integrationBots.get(id),
+        personOf: (id: string) => personOf.get(id) ?? bots.ids.get(id),
         realmEmoji: (name: string) => realmEmoji.get(name),
         files,
         skip: (kind: string, where: string, why: string) => run.skips.skip(kind, where, why),
@@ -197,11 +208,11 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
             for (const m of list as SlackMessage[]) if (m && typeof m === "object") tagged.push({ m, where: folders.get(folder)!, file: entry });
           }
           tagged.sort((a, b) => Number.parseFloat(a.m.ts ?? "0") - Number.parseFloat(b.m.ts ?? "0"));
-          if (tagged.some((t) => t.m.subtype === "bot_message" && !t.m.user)) {
+          if (tagged.some((t) => isIntegrationBotMessage(t.m) && !personOf.has(t.m.bot_id!) && !bots.ids.has(t.m.bot_id!))) {
             // new bots must exist before their messages: write what is waiting first
             await writer.addMessages(batch);
             batch = [];
-            await addIntegrationBots(writer, tagged.map((t) => t.m), personOf, integrationBots, domain, now);
+            avatars += await importAvatars(writer, pictures, await bots.add(tagged.map((t) => t.m)), run.skips.skip.bind(run.skips));
           }
           for (const t of tagged) {
             const converted = await convertMessage(t.m, t.where, t.file, ctx, state);
@@ -227,6 +238,7 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
         scratch.dispose();
       }
       run.progress.finish();
+      if (avatars) run.notes.push(`${avatars.toLocaleString("en-US")} people and bots have their Slack avatar.`);
       if (leftBehind) {
         run.notes.push(
           `${leftBehind.toLocaleString("en-US")} files were left on Slack: their messages link to Slack's copies. Run the import again with --token to bring them in.`,
@@ -265,31 +277,6 @@ function members(list: string[] | undefined, where: string, personOf: Map<string
     else out.push(p);
   }
   return [...new Set(out)];
-}
-
-/**
- * Integration bots post with a bot_id and no user, and users.json does not list them: like Zulip,
- * each becomes a bot named as its messages show it ("Deleted Slack Bot B…" when they do not).
- */
-async function addIntegrationBots(writer: ImportWriter, messages: SlackMessage[], personOf: Map<string, number>, bots: Map<string, number>, domain: string, now: number) {
-  const fresh = new Map<string, string>();
-  for (const m of messages) {
-    if (m.subtype !== "bot_message" || m.user || !m.bot_id || personOf.has(m.bot_id) || bots.has(m.bot_id) || fresh.has(m.bot_id)) continue;
-    fresh.set(m.bot_id, m.bot_profile?.name ?? m.username ?? `Deleted Slack Bot ${m.bot_id}`);
-  }
-  if (!fresh.size) return;
-  const people = [...fresh].map(([botId, name]) => ({
-    key: botId,
-    email: `${name.replaceAll("Bot", "").replaceAll(" ", "").toLowerCase() || botId.toLowerCase()}-${botId.toLowerCase()}-bot@${domain}`,
-    fullName: name,
-    role: 400,
-    active: true,
-    bot: true,
-    timezone: "",
-    dateJoined: now,
-  }));
-  const ids = await writer.addPeople(people);
-  people.forEach((p, i) => bots.set(p.key, ids[i]!));
 }
 
 /**
