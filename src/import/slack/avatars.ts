@@ -30,7 +30,13 @@ export interface AvatarJob {
 }
 
 /** Downloads and stores each avatar; returns how many came in (failures are skips of kind "avatars"). */
-export async function importAvatars(writer: ImportWriter, downloader: Downloader, jobs: AvatarJob[], skip: (kind: string, where: string, why: string) => void): Promise<number> {
+export async function importAvatars(
+  writer: ImportWriter,
+  downloader: Downloader,
+  jobs: AvatarJob[],
+  skip: (kind: string, where: string, why: string) => void,
+  done: () => void = () => {},
+): Promise<number> {
   let stored = 0;
   let next = 0;
   const worker = async () => {
@@ -43,6 +49,7 @@ export async function importAvatars(writer: ImportWriter, downloader: Downloader
       } catch (e) {
         skip("avatars", job.where, `the avatar was not imported (${(e as Error).message}); the default one is shown`);
       }
+      done();
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, jobs.length) }, worker));

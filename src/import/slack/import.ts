@@ -156,7 +156,9 @@ export async function importSlack(config: Config, opts: SlackImportOptions): Pro
         : null;
       // avatars are public pictures: fetched without a token too (the token goes to Slack's file hosts only)
       const pictures = downloader ?? run.downloader({ allowPrivate: opts.allowPrivateDownloads });
-      let avatars = await importAvatars(writer, pictures, avatarJobs, run.skips.skip.bind(run.skips));
+      run.progress.start("avatars", avatarJobs.length);
+      let avatars = await importAvatars(writer, pictures, avatarJobs, run.skips.skip.bind(run.skips), () => run.progress.advance(1));
+      run.progress.finish();
       const realmEmoji = downloader ? await importCustomEmoji(writer, downloader, apiBase, opts.emojiHosts ?? ["emoji.slack-edge.com"], run.skips) : new Map<string, number>();
       let leftBehind = 0;
       const files = fileLinker(writer, downloader, opts.fileHosts ?? ["files.slack.com"], run.skips, () => leftBehind++);
