@@ -47,11 +47,19 @@ export async function setBotAvatar(app: App, bot: UserRow, files: File[]): Promi
 
 /** Both sizes written, then the new source and version stored and announced. */
 async function storeAvatar(app: App, user: UserRow, data: Uint8Array): Promise<UserRow> {
-  const [small, medium] = await converted(() => Promise.all([squareImage(data, AVATAR_SIZE), squareImage(data, MEDIUM_AVATAR_SIZE)]));
+  await converted(() => writeAvatarFiles(app, user, data));
+  return changeAvatarSource(app, user.id, "U");
+}
+
+/**
+ * The two square PNGs of an avatar, written where /user_avatars serves them (an import stores the
+ * row's source and version itself). Throws on an image that cannot be decoded.
+ */
+export async function writeAvatarFiles(app: App, user: Pick<UserRow, "realm_id" | "id">, data: Uint8Array): Promise<void> {
+  const [small, medium] = await Promise.all([squareImage(data, AVATAR_SIZE), squareImage(data, MEDIUM_AVATAR_SIZE)]);
   const { storage } = uploadsOf(app);
   await storage.writeAtomic(avatarPath(user, false), small);
   await storage.writeAtomic(avatarPath(user, true), medium);
-  return changeAvatarSource(app, user.id, "U");
 }
 
 /** DELETE /users/me/avatar: back to the default (Gravatar) avatar; the uploaded files go. Returns the URL. */

@@ -2,7 +2,7 @@ import type { Sql } from "./db";
 
 export interface EmailTokenRow {
   token_hash: string;
-  kind: "password_reset" | "email_change";
+  kind: "password_reset" | "email_change" | "login_link";
   user_id: number;
   new_email: string | null;
   created: number;

@@ -54,8 +54,26 @@ function url(w: Wild): string {
   return v;
 }
 
+/**
+ * Zulip's process_slack_block_and_attachment, which its Slack import applies to every message too:
+ * the message's blocks, then its legacy attachments, one non-empty piece per line.
+ */
+export function renderBlocksAndAttachments(message: Wild): string {
+  const pieces: string[] = [];
+  if (message.get("blocks").truthy) pieces.push(...message.at("blocks").list().map(renderBlock));
+  if (message.get("attachments").truthy) pieces.push(...message.at("attachments").list().map(renderAttachment));
+  return pieces
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+    .join("\n");
+}
+
+// Block types Zulip leaves out: interactive ones, those it cannot show, and rich_text, which
+// repeats the message's own text (every message a person writes in Slack carries one).
+const UNSHOWN_BLOCKS = ["actions", "call", "condition", "contact_card", "file", "input", "rich_text", "table"];
+
 function renderBlock(block: Wild): string {
-  const type = oneOf(block.at("type"), ["actions", "context", "divider", "header", "image", "input", "section"]);
+  const type = oneOf(block.at("type"), [...UNSHOWN_BLOCKS, "context", "divider", "header", "image", "section"]);
   if (type === "context" && block.get("elements").truthy) {
     const pieces = block.at("elements").list().map((e) => (oneOf(e.at("type"), ["image", "plain_text", "mrkdwn"]) === "image" ? renderElement(e) : textBlock(e)));
     return joinPieces(pieces);
@@ -115,8 +133,21 @@ function renderAttachment(a: Wild): string {
   if (a.get("blocks").truthy) pieces.push(...a.at("blocks").list().map(renderBlock));
   if (a.get("image_url").truthy) pieces.push(`[](${url(a.at("image_url"))})`);
   if (a.get("footer").truthy) pieces.push(a.at("footer").str());
-  if (a.get("ts").truthy) pieces.push(`<time:${a.at("ts").int()}>`);
+  if (a.get("ts").truthy) pieces.push(globalTime(a.at("ts")));
   return joinPieces(pieces);
+}
+
+/**
+ * An attachment's time as Zulip's datetime_to_global_time writes it (<time:2024-01-01T00:00:00+00:00>);
+ * Slack sometimes sends it as a string holding a float.
+ */
+function globalTime(ts: Wild): string {
+  let seconds: number;
+  if (typeof ts.value === "string" && ts.value.trim() !== "" && Number.isFinite(Number(ts.value))) seconds = Math.trunc(Number(ts.value));
+  else seconds = ts.int();
+  const d = new Date(seconds * 1000);
+  if (Number.isNaN(d.getTime())) throw badRequest(`${ts.path} is not a time`);
+  return `<time:${d.toISOString().slice(0, 19)}+00:00>`;
 }
 
 /** Slack's <https://x|label> links as Markdown links. */

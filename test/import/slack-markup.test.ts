@@ -60,6 +60,13 @@ describe("reaction emoji", () => {
     expect(zulipEmojiOf("tada")?.name).toBe("tada");
     expect(zulipEmojiOf("surely_not_an_emoji")).toBeUndefined();
   });
+
+  test("a name iamcal gives another emoji than Zulip does means iamcal's emoji, under Zulip's name for it", () => {
+    // Slack's :smile: is 😄 (1f604), which Zulip calls big_smile; Zulip's own smile is 🙂 (1f642)
+    expect(zulipEmojiOf("smile")).toEqual({ name: "big_smile", code: "1f604" });
+    expect(zulipEmojiOf("slightly_smiling_face")).toEqual({ name: "smile", code: "1f642" });
+    expect(zulipEmojiOf("laughing")?.code).toBe("1f606");
+  });
 });
 
 describe("progress and summary", () => {

@@ -319,9 +319,10 @@ describe("files", () => {
     expect(denied.text).not.toContain("the secret plan");
   });
 
-  test("the import's downloads folder is gone after success", () => {
+  test("the import's downloads folder and its thread scratch file are gone after success", () => {
     expect(existsSync(join(root, ".data.import-in-progress-downloads"))).toBe(false);
     expect(existsSync(join(root, ".data.import-in-progress"))).toBe(false);
+    expect(existsSync(join(dataDir, "slack-threads.scratch"))).toBe(false);
   });
 });
 

@@ -53,7 +53,7 @@ describe("slack_incoming", () => {
         },
       ],
     });
-    expect(m.body).toBe("## [Backup failed](https://backup.example.com/run/7)\n\nNightly job\n\nDisk full on nas\n\n**Host**: nas\n**Retry**\nmanual\n\n[](https://example.com/chart.png)\n\nrestic\n\n<time:1700000000>");
+    expect(m.body).toBe("## [Backup failed](https://backup.example.com/run/7)\n\nNightly job\n\nDisk full on nas\n\n**Host**: nas\n**Retry**\nmanual\n\n[](https://example.com/chart.png)\n\nrestic\n\n<time:2023-11-14T22:13:20+00:00>");
   });
 
   test("blocks win over text (text is the notification fallback); an empty payload posts nothing", () => {

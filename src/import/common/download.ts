@@ -28,13 +28,14 @@ export class Downloader {
   private readonly tries: number;
   constructor(private readonly opts: DownloaderOptions) {
     this.tries = opts.tries ?? 3;
-    mkdirSync(opts.cacheDir, { recursive: true });
   }
 
   /** The local file of a finished download of `url`, fetching it if this or an earlier run has not. */
   async fetch(url: string): Promise<{ path: string; size: number }> {
     const path = join(this.opts.cacheDir, createHash("sha256").update(url).digest("hex"));
     if (existsSync(path)) return { path, size: statSync(path).size };
+    // made on the first download: an import that fetches nothing leaves no folder behind
+    mkdirSync(this.opts.cacheDir, { recursive: true });
     let lastError: Error = new DownloadError("not tried");
     for (let attempt = 0; attempt < this.tries; attempt++) {
       if (attempt) await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));

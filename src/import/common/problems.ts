@@ -11,15 +11,14 @@ export class ImportError extends Error {
 
 /** Skipped items: each logged once as it happens (to stderr by default), counted by kind for the summary. */
 export class SkipLog {
+  // counts only: the lines go to `write` as they happen (an export may skip a line per message)
   readonly counts = new Map<string, number>();
-  readonly lines: string[] = [];
   constructor(private readonly write: (line: string) => void = (l) => process.stderr.write(l + "\n")) {}
 
   /** `kind` names what was skipped ("messages", "reactions", "files"); `where` the file and the item. */
   skip(kind: string, where: string, why: string) {
     this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
     const line = `skipped: ${where}: ${why}`;
-    this.lines.push(line);
     this.write(line);
   }
 

@@ -1,7 +1,7 @@
 // The bulk writer every importer converts into: people, channels and their members, direct-message
 // groups, messages (rendered by Parley's own Markdown renderer, with per-user flags), reactions,
 // uploads and custom emoji, written through the store in large transactions on a fresh database.
-import { open, copyFile, mkdir } from "node:fs/promises";
+import { open, copyFile, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { closeApp, openApp, realmOf, reloadGroups, type App } from "../../app";
 import { createOrganization } from "../../actions/organization";
@@ -12,8 +12,9 @@ import { loadDirectory, type Directory } from "../../actions/messages/directory"
 import { renderContext } from "../../actions/messages/render";
 import { updateRealmSettings } from "../../actions/realm";
 import { storeUploadedFile } from "../../actions/uploads";
+import { writeAvatarFiles } from "../../actions/avatars";
 import { uploadsOf } from "../../uploads/runtime";
-import { SNIFF_BYTES } from "../../uploads/content-type";
+import { SNIFF_BYTES, sniffContentType, THUMBNAIL_TYPES } from "../../uploads/content-type";
 import { uploadUrl } from "../../uploads/paths";
 import { loadRenderer, type RenderContext } from "../../domain/markdown";
 import { emailVisibilityOf } from "../../domain/user-format";
@@ -263,6 +264,19 @@ export class ImportWriter {
     const { attachment } = await storeUploadedFile(this.app, owner as UserRow, { tempPath, fileName, size, head });
     this.totals.files++;
     return { attachmentId: attachment.id, pathId: attachment.path_id, url: uploadUrl(attachment.path_id), isImage: attachment.thumbnail_state !== null };
+  }
+
+  /**
+   * A downloaded image as the person's avatar (both sizes, source "U"), as POST /users/me/avatar
+   * stores one. Refuses a file that is not an image Parley can convert.
+   */
+  async setAvatar(userId: number, file: string): Promise<void> {
+    const data = new Uint8Array(await readFile(file));
+    const type = await sniffContentType(data.subarray(0, SNIFF_BYTES), "avatar");
+    if (!THUMBNAIL_TYPES.has(type)) throw new ImportError(`it is not an image (${type})`);
+    const user = (await findUserById(this.app.db, userId))!;
+    await writeAvatarFiles(this.app, user, data);
+    await this.app.db.tx((sql) => updateUser(sql, userId, { avatar_source: "U", avatar_version: user.avatar_version + 1 }));
   }
 
   /** A temp path in the uploads folder (same filesystem as the final one) for a download. */

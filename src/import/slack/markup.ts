@@ -66,7 +66,7 @@ export function convertSlackMarkup(text: string, lookups: MarkupLookups): Conver
 }
 
 /** Zulip's topic of a Slack thread: "YYYY-MM-DD first words…", at most 60 characters, " (n)" on a repeat. */
-export function threadTopic(content: string, threadTs: number, counter: Map<string, number>, maxLength = 60): string {
+export function threadTopic(content: string, threadTs: number, counter: { get(k: string): number | undefined; set(k: string, n: number): unknown }, maxLength = 60): string {
   const date = new Date(threadTs * 1000).toISOString().slice(0, 10);
   // a topic holds no line breaks or other control characters (Zulip refuses them in topics)
   const full = `${date} ${content}`.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").trim();

@@ -3,6 +3,9 @@
 import type { ChannelInfo, ImportMessage, ImportReaction } from "../common/writer";
 import { convertSlackMarkup, threadTopic, type MarkupLookups } from "./markup";
 import { zulipEmojiOf } from "./emoji";
+import type { StringMap } from "../../store/import-scratch";
+import { renderBlocksAndAttachments } from "../../webhooks/slack-incoming";
+import { Wild } from "../../webhooks/wild";
 
 export interface SlackFile {
   id?: string;
@@ -32,7 +35,11 @@ export interface SlackMessage {
   file?: SlackFile & { user?: string };
   comment?: { user?: string };
   mimetype?: string;
-  attachments?: { fallback?: string; text?: string }[];
+  /** legacy attachments (title, title_link, pretext, text, fields, image_url, footer, ts) */
+  attachments?: unknown[];
+  /** Block Kit blocks (a person's own messages carry a rich_text block repeating `text`) */
+  blocks?: unknown[];
+  edited?: { user?: string; ts?: string };
 }
 
 /** Where a day file's messages go. */
@@ -54,13 +61,14 @@ export interface FileLinker {
   link(file: SlackFile, where: string, senderId: number): Promise<{ markdown: string; attachmentId?: number } | null>;
 }
 
+/** What threads need until the export's end: on disk (store/import-scratch), as they grow with it. */
 export interface ConvertState {
   /** thread key (thread_ts and parent) → topic */
-  threads: Map<string, string>;
+  threads: StringMap;
   /** truncated topic → times used, for " (n)" */
-  counter: Map<string, number>;
+  counter: { get(k: string): number | undefined; set(k: string, n: number): unknown };
   /** thread_ts → parent's sender, for replies that do not name it */
-  parents: Map<string, string>;
+  parents: StringMap;
 }
 
 export interface ConvertContext {
@@ -70,6 +78,22 @@ export interface ConvertContext {
   files: FileLinker;
   skip(kind: string, where: string, why: string): void;
   maxTopicLength: number;
+}
+
+/**
+ * Zulip's build_reactions: Slack names a skin tone after the emoji ("clap::skin-tone-2"); Zulip has
+ * none, so each emoji's reactions merge under its base name, with everyone who used any tone.
+ */
+function mergeSkinTones(list: { name?: unknown; users?: unknown }[]): { name: string; users: string[] }[] {
+  const merged = new Map<string, Set<string>>();
+  for (const r of list) {
+    if (!r || typeof r.name !== "string") continue;
+    const base = r.name.split("::")[0]!;
+    let users = merged.get(base);
+    if (!users) merged.set(base, (users = new Set()));
+    for (const u of Array.isArray(r.users) ? r.users : []) if (typeof u === "string") users.add(u);
+  }
+  return [...merged].map(([name, users]) => ({ name, users: [...users] }));
 }
 
 /** The parent's sender of a thread message (Zulip's get_parent_user_id_from_thread_message). */
@@ -98,13 +122,24 @@ export async function convertMessage(m: SlackMessage, where: Conversation, file:
     ctx.skip("messages", item, "it has no valid time (ts)");
     return null;
   }
-  const senderId = ctx.personOf(m.subtype === "file_comment" && m.comment?.user ? m.comment.user : slackSender);
+  // Zulip's sender of a file_comment is the same as for any message (the file's owner when the
+  // message names no user); the comment's author only decides whose file it is
+  const senderId = ctx.personOf(slackSender);
   if (senderId === undefined) {
     ctx.skip("messages", item, `its sender ${slackSender} is not in users.json`);
     return null;
   }
+  // Zulip: blocks and legacy attachments, when they show anything, stand in for the text (which
+  // Slack fills with a summary of them); an edit leaves no history, the text is the last version
   let text = typeof m.text === "string" ? m.text : "";
-  if (!text.trim() && m.attachments?.length) text = m.attachments.map((a) => a.fallback ?? a.text ?? "").filter(Boolean).join("\n");
+  if (m.blocks || m.attachments) {
+    try {
+      const formatted = renderBlocksAndAttachments(new Wild(m, "message"));
+      if (formatted !== "") text = formatted;
+    } catch (e) {
+      ctx.skip("attachments", item, `its blocks or attachments cannot be read (${(e as Error).message}); its text is kept`);
+    }
+  }
   let { content } = convertSlackMarkup(text, ctx.lookups);
   if (m.subtype === "bot_add" || m.subtype === "sh_room_created" || m.subtype === "me_message") content = `/me ${content}`;
 
@@ -114,7 +149,10 @@ export async function convertMessage(m: SlackMessage, where: Conversation, file:
   for (const f of files) {
     if (f.mode === "tombstone" || f.mode === "hidden_by_limit") continue;
     if (f.file_access === "access_denied" || f.file_access === "file_not_found") continue;
-    if (!f.url_private) continue;
+    if (!f.url_private) {
+      ctx.skip("files", `${item}: file ${f.id ?? f.name ?? f.title ?? "(no id)"}`, "the export gives no address for it (no url_private)");
+      continue;
+    }
     const linked = await ctx.files.link(f, item, senderId);
     if (!linked) continue;
     links.push(linked.markdown);
@@ -128,19 +166,19 @@ export async function convertMessage(m: SlackMessage, where: Conversation, file:
 
   const reactions: ImportReaction[] = [];
   const seen = new Set<string>();
-  for (const r of m.reactions ?? []) {
+  for (const r of mergeSkinTones(m.reactions ?? [])) {
     const unicode = zulipEmojiOf(r.name);
-    const realm = unicode ? undefined : ctx.realmEmoji(r.name.split("::")[0]!);
+    const realm = unicode ? undefined : ctx.realmEmoji(r.name);
     if (!unicode && realm === undefined) {
       ctx.skip("reactions", `${item}: reaction :${r.name}:`, "Zulip has no such emoji");
       continue;
     }
-    for (const u of r.users ?? []) {
+    for (const u of r.users) {
       const userId = ctx.personOf(u);
       if (userId === undefined) continue; // Zulip: deleted users' reactions are left out
       const emoji = unicode
         ? { emojiName: unicode.name, emojiCode: unicode.code, reactionType: "unicode_emoji" as const }
-        : { emojiName: r.name.split("::")[0]!, emojiCode: String(realm), reactionType: "realm_emoji" as const };
+        : { emojiName: r.name, emojiCode: String(realm), reactionType: "realm_emoji" as const };
       const key = `${userId}:${emoji.reactionType}:${emoji.emojiCode}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -16,7 +16,21 @@ export interface SlackUser {
   is_restricted?: boolean;
   is_ultra_restricted?: boolean;
   tz?: string | null;
-  profile?: { email?: string; real_name?: string; real_name_normalized?: string; first_name?: string; bot_id?: string; display_name?: string };
+  team_id?: string;
+  profile?: {
+    email?: string;
+    real_name?: string;
+    real_name_normalized?: string;
+    first_name?: string;
+    bot_id?: string;
+    display_name?: string;
+    avatar_hash?: string;
+    image_72?: string;
+    image_192?: string;
+    image_512?: string;
+    image_1024?: string;
+    image_original?: string;
+  };
 }
 
 /** Zulip's get_user_full_name: a live person's real name (or handle); a deleted one's handle. */
@@ -40,21 +54,32 @@ export function slackRole(u: SlackUser): number {
 }
 
 /**
- * Zulip's get_user_email: the profile's email; for a bot without one "<name>-bot@<domain>"
- * (numbered on a repeat); for Slackbot "imported-slackbot-bot@<domain>". Null: no address known.
+ * Zulip's SlackBotEmail: a bot's address is "<name without 'Bot' and spaces>-bot@<domain>", numbered
+ * ("-2", "-3") on a repeat; one counter for the bots of users.json and the integration bots.
  */
-export function slackEmails(users: SlackUser[], domain: string): Map<string, string | null> {
+export class BotEmails {
+  private readonly counts = new Map<string, number>();
+  constructor(private readonly domain: string) {}
+
+  next(name: string): string {
+    const base = name.replaceAll("Bot", "").replaceAll(" ", "").toLowerCase() + "-bot";
+    const n = (this.counts.get(base) ?? 0) + 1;
+    this.counts.set(base, n);
+    return n === 1 ? `${base}@${this.domain}` : `${base}-${n}@${this.domain}`;
+  }
+}
+
+/**
+ * Zulip's get_user_email: the profile's email; for a bot without one its BotEmails address; for
+ * Slackbot "imported-slackbot-bot@<domain>". Null: no address known.
+ */
+export function slackEmails(users: SlackUser[], domain: string, bots = new BotEmails(domain)): Map<string, string | null> {
   const out = new Map<string, string | null>();
-  const botEmails = new Map<string, number>();
   for (const u of users) {
     const profile = u.profile ?? {};
     if (profile.email) out.set(u.id, profile.email);
-    else if (profile.bot_id) {
-      const base = (profile.real_name_normalized ?? profile.first_name ?? u.name ?? u.id).replaceAll("Bot", "").replaceAll(" ", "").toLowerCase() + "-bot";
-      const n = (botEmails.get(base) ?? 0) + 1;
-      botEmails.set(base, n);
-      out.set(u.id, n === 1 ? `${base}@${domain}` : `${base}-${n}@${domain}`);
-    } else if (isSlackbot(u)) out.set(u.id, `imported-slackbot-bot@${domain}`);
+    else if (profile.bot_id) out.set(u.id, bots.next(profile.real_name_normalized ?? profile.first_name ?? u.name ?? u.id));
+    else if (isSlackbot(u)) out.set(u.id, `imported-slackbot-bot@${domain}`);
     else out.set(u.id, null);
   }
   return out;

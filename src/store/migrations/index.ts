@@ -14,6 +14,7 @@ import m0012 from "./0012_admin.sql" with { type: "text" };
 import m0013 from "./0013_webhooks.sql" with { type: "text" };
 import m0014 from "./0014_import.sql" with { type: "text" };
 import m0016 from "./0016_import_jobs.sql" with { type: "text" };
+import m0017 from "./0017_login_links_as_email_tokens.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 13, name: "webhooks", sql: m0013 },
   { version: 14, name: "import", sql: m0014 },
   { version: 16, name: "import_jobs", sql: m0016 },
+  { version: 17, name: "login_links_as_email_tokens", sql: m0017 },
 ];
