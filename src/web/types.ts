@@ -5,6 +5,8 @@ export interface WebFile {
   /** the text, or for a binary file (an icon) its bytes in base64 */
   body: string;
   base64?: boolean;
+  /** left out of the service worker's install-time cache: fetched only when the page uses it */
+  onDemand?: boolean;
 }
 
 export interface ManifestIcon {
