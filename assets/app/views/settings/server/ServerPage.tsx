@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { describeError } from "../../../api/http";
-import { backUpNow, fetchServerFacts, LATEST_BACKUP_URL, type ServerFacts } from "../../../api/org";
-import { SaveError, SaveStatus, useSaver } from "../controls";
+import { backUpNow, fetchServerFacts, LATEST_BACKUP_URL, updateOrg, type ServerFacts } from "../../../api/org";
+import { SaveError, SaveStatus, Toggle, useSaver } from "../controls";
 import { formatBytes } from "./format";
 
 const when = (secs: number) => new Date(secs * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -61,6 +61,36 @@ function Facts({ f }: { f: ServerFacts }) {
   );
 }
 
+/**
+ * Parley's two switches for people without an account: web-public channels at all (Zulip keeps that
+ * in the server's settings file, WEB_PUBLIC_STREAMS_ENABLED) and the user list without logging in.
+ */
+function PublicAccess({ f, reload }: { f: ServerFacts["public_access"]; reload: () => Promise<void> }) {
+  const save = (name: keyof ServerFacts["public_access"]) => async (next: boolean) => {
+    await updateOrg({ [name]: next });
+    await reload();
+  };
+  return (
+    <section class="settings-group" aria-label="Reading without an account">
+      <h3>Reading without an account</h3>
+      <Toggle
+        name="web_public_streams_enabled"
+        label="Allow web-public channels on this server"
+        checked={f.web_public_streams_enabled}
+        hint="Off: no channel is readable without an account, whatever the organization's permissions say."
+        onSave={save("web_public_streams_enabled")}
+      />
+      <Toggle
+        name="allow_public_access"
+        label="Let anyone list the organization's users without logging in"
+        checked={f.allow_public_access}
+        hint="Zulip's apps read the user list this way before logging in (GET /users)."
+        onSave={save("allow_public_access")}
+      />
+    </section>
+  );
+}
+
 export function ServerPage() {
   const [facts, setFacts] = useState<ServerFacts | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -102,6 +132,7 @@ export function ServerPage() {
       </div>
       <SaveError state={saver.state} />
       <p class="setting-hint">A backup holds the whole organization: messages, uploads, and everyone's password hashes and API keys. Keep the archive somewhere safe. Restore it with <code>parley restore</code>.</p>
+      <PublicAccess f={facts.public_access} reload={load} />
     </div>
   );
 }
