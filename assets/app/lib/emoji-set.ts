@@ -61,7 +61,8 @@ export function emojiFromCode(code: string): string {
  * organization's emoji image is swapped for its `:name:` in text mode, as Zulip's web app does.
  */
 export function drawMessageEmoji(root: HTMLElement, mode: EmojiMode, sheet: EmojiSheet | null): void {
-  for (const el of root.querySelectorAll<HTMLElement>("span.emoji")) {
+  // Array.from: this module is also read by the server-side type check (test/web), whose DOM types are not iterable
+  for (const el of Array.from(root.querySelectorAll<HTMLElement>("span.emoji"))) {
     const code = /\bemoji-([0-9a-f-]+)\b/.exec(el.className)?.[1];
     if (!code) continue;
     el.dataset.text ??= el.textContent ?? "";
@@ -70,7 +71,7 @@ export function drawMessageEmoji(root: HTMLElement, mode: EmojiMode, sheet: Emoj
     el.style.backgroundPosition = position ?? "";
     el.textContent = mode === "text" || position !== null ? el.dataset.text : emojiFromCode(code) || el.dataset.text;
   }
-  for (const img of root.querySelectorAll<HTMLImageElement>("img.emoji")) {
+  for (const img of Array.from(root.querySelectorAll<HTMLImageElement>("img.emoji"))) {
     const next = img.nextElementSibling;
     const alt = next?.classList.contains("emoji-alt") ? (next as HTMLElement) : null;
     img.hidden = mode === "text";
