@@ -65,28 +65,36 @@ function Facts({ f }: { f: ServerFacts }) {
  * Parley's two switches for people without an account: web-public channels at all (Zulip keeps that
  * in the server's settings file, WEB_PUBLIC_STREAMS_ENABLED) and the user list without logging in.
  */
+const PUBLIC_SWITCHES: { name: keyof ServerFacts["public_access"]; label: string; hint: string }[] = [
+  {
+    name: "web_public_streams_enabled",
+    label: "Allow web-public channels on this server",
+    hint: "Off: no channel is readable without an account, whatever the organization's permissions say.",
+  },
+  {
+    name: "allow_public_access",
+    label: "Let anyone list the organization's users without logging in",
+    hint: "Zulip's apps read the user list this way before logging in (GET /users).",
+  },
+];
+
 function PublicAccess({ f, reload }: { f: ServerFacts["public_access"]; reload: () => Promise<void> }) {
-  const save = (name: keyof ServerFacts["public_access"]) => async (next: boolean) => {
-    await updateOrg({ [name]: next });
-    await reload();
-  };
   return (
     <section class="settings-group" aria-label="Reading without an account">
       <h3>Reading without an account</h3>
-      <Toggle
-        name="web_public_streams_enabled"
-        label="Allow web-public channels on this server"
-        checked={f.web_public_streams_enabled}
-        hint="Off: no channel is readable without an account, whatever the organization's permissions say."
-        onSave={save("web_public_streams_enabled")}
-      />
-      <Toggle
-        name="allow_public_access"
-        label="Let anyone list the organization's users without logging in"
-        checked={f.allow_public_access}
-        hint="Zulip's apps read the user list this way before logging in (GET /users)."
-        onSave={save("allow_public_access")}
-      />
+      {PUBLIC_SWITCHES.map((w) => (
+        <Toggle
+          key={w.name}
+          name={w.name}
+          label={w.label}
+          checked={f[w.name]}
+          hint={w.hint}
+          onSave={async (next) => {
+            await updateOrg({ [w.name]: next });
+            await reload();
+          }}
+        />
+      ))}
     </section>
   );
 }
