@@ -19,7 +19,8 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 
 interface Prepared {
   type: string;
-  raw: Uint8Array<ArrayBuffer>;
+  /** the bytes, or the path of a file embedded in the executable */
+  raw: Uint8Array<ArrayBuffer> | string;
   /** null for images already compressed (PNG), which gzip would not shrink */
   gzip: Uint8Array<ArrayBuffer> | null;
 }
@@ -46,6 +47,10 @@ export function webAssets(build: WebBuild): WebAssets {
   if (known) return known;
   const files = new Map<string, Prepared>();
   for (const f of build.files) {
+    if (f.path) {
+      files.set(f.name, { type: f.type, raw: f.path, gzip: null });
+      continue;
+    }
     const raw = (f.base64 ? new Uint8Array(Buffer.from(f.body, "base64")) : new TextEncoder().encode(f.body)) as Uint8Array<ArrayBuffer>;
     const compressed = f.type === "image/png";
     files.set(f.name, { type: f.type, raw, gzip: compressed ? null : new Uint8Array(gzipSync(raw, { level: 9 })) });
@@ -59,7 +64,7 @@ export function webAssets(build: WebBuild): WebAssets {
       const gzip = f.gzip && /\bgzip\b/.test(acceptEncoding ?? "") ? f.gzip : null;
       const headers: Record<string, string> = { "content-type": f.type, "cache-control": IMMUTABLE, vary: "accept-encoding", ...SECURITY_HEADERS };
       if (gzip) headers["content-encoding"] = "gzip";
-      return new Response(gzip ?? f.raw, { headers });
+      return new Response(gzip ?? (typeof f.raw === "string" ? Bun.file(f.raw) : f.raw), { headers });
     },
     appPage: () => page(build.appHtml),
     serviceWorker: () =>
