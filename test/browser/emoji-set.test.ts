@@ -15,15 +15,17 @@ const suite = browserSuite(async (s) => {
   general = await createChannel(s, "iago", "general", { subscribers: ["hamlet", "othello", "iago"] });
   messageId = await sendStream(s, "othello", "general", "greetings", "Good morning :smile: to all");
   (await s.users.othello.client.post(`/messages/${messageId}/reactions`, { emoji_name: "smile" })).success();
+  (await s.users.othello.client.post("/users/me/status", { status_text: "Reading", emoji_name: "books" })).success();
 });
 
 const emojisetOf = async () => (await suite.s.users.hamlet.client.post("/register", { fetch_event_types: ["user_settings"] })).success().user_settings.emojiset;
 const overlay = (page: Page) => page.getByRole("dialog", { name: "Settings" });
 const messageEmoji = (page: Page) => row(page, "Good morning").locator(".message-content span.emoji");
 const reactionEmoji = (page: Page) => row(page, "Good morning").locator(".reaction").first().locator(".emoji-glyph");
+const statusEmoji = (page: Page) => page.locator(".person-row", { hasText: "Othello" }).locator(".status-emoji .emoji-glyph");
 
 describe("the emoji set", () => {
-  test("Plain text shows :smile: as text in the message and its reaction, and after a reload; Google's draws images from the sheet", async () => {
+  test("Plain text shows :smile: as text in the message, its reaction, a status and the picker, and after a reload; Google's draws images from the sheet", async () => {
     const { page, errors } = await suite.open();
     await suite.logIn(page, "hamlet", "/" + topicHash(general, "general", "greetings"));
     // Zulip's default, google: an image from the sheet, with the name kept for copying and screen readers
@@ -57,11 +59,19 @@ describe("the emoji set", () => {
     await eventually(() => messageEmoji(page).textContent(), ":smile:");
     expect(await reactionEmoji(page).textContent()).toBe(":smile:");
     expect(await row(page, "Good morning").locator(".message-content").innerText()).toBe("Good morning :smile: to all");
+    // a status beside a name, and the picker, as names too
+    expect(await statusEmoji(page).textContent()).toBe(":books:");
+    await row(page, "Good morning").locator(".reactions").getByRole("button", { name: "Add emoji reaction" }).click();
+    const picker = page.getByRole("dialog", { name: "Add a reaction to this message" });
+    await picker.getByRole("combobox", { name: "Search emoji" }).fill("octopus");
+    await eventually(() => picker.getByRole("listbox", { name: "Emoji" }).locator(".emoji-glyph").first().textContent(), ":octopus:");
+    await page.keyboard.press("Escape");
 
     // the choice changed from Zulip's API (as Zulip's apps would) reaches the open page live
     (await suite.s.users.hamlet.client.patch("/settings", { emojiset: "google" })).success();
     await eventually(() => messageEmoji(page).evaluate((el) => el.classList.contains("emoji-sprite")), true);
     await eventually(() => reactionEmoji(page).evaluate((el) => el.classList.contains("emoji-sprite")), true);
+    await eventually(() => statusEmoji(page).evaluate((el) => el.classList.contains("emoji-sprite")), true);
     expect(errors).toEqual([]);
   }, 30_000);
 
