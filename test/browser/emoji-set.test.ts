@@ -51,6 +51,8 @@ describe("the emoji set", () => {
     await page.keyboard.press("Escape");
     await eventually(() => messageEmoji(page).textContent(), ":smile:");
     expect(await messageEmoji(page).evaluate((el) => el.classList.contains("emoji-sprite"))).toBe(false);
+    // in the message's own type size, like the words around it
+    expect(await messageEmoji(page).evaluate((el) => getComputedStyle(el).fontSize === getComputedStyle(el.parentElement!).fontSize)).toBe(true);
     await eventually(() => reactionEmoji(page).textContent(), ":smile:");
     await page.screenshot({ path: shot("emoji-set-text") });
 

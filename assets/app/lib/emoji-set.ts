@@ -68,6 +68,7 @@ export function drawMessageEmoji(root: HTMLElement, mode: EmojiMode, sheet: Emoj
     el.dataset.text ??= el.textContent ?? "";
     const position = mode === "google" && sheet ? spritePosition(sheet, code) : null;
     el.classList.toggle("emoji-sprite", position !== null);
+    el.classList.toggle("emoji-as-text", mode === "text");
     el.style.backgroundPosition = position ?? "";
     el.textContent = mode === "text" || position !== null ? el.dataset.text : emojiFromCode(code) || el.dataset.text;
   }
