@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { App } from "../app";
+import { realmOf, type App } from "../app";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "../domain/version";
 import { isOwner } from "../domain/roles";
 import { notFound, ownerRequired } from "../errors";
@@ -63,6 +63,11 @@ export async function serverFacts(app: App, actor: UserRow) {
     push: { relay_configured: config.push.relay_url !== "" },
     // Web Push needs only the server's own key pair, made on first use in the data dir (no account anywhere)
     web_push: { keys: existsSync(join(config.data_dir, "vapid.json")) },
+    // Parley's two switches for reading without an account (PATCH /realm), which /register does not report
+    public_access: {
+      web_public_streams_enabled: realmOf(app).settings.web_public_streams_enabled !== false,
+      allow_public_access: realmOf(app).settings.allow_public_access === true,
+    },
   };
 }
 

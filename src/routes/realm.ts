@@ -5,6 +5,7 @@ import { GroupSettingUpdateSchema } from "../domain/group-setting";
 import { ANNOUNCEMENT_SETTINGS, REALM_TOPICS_POLICIES } from "../domain/realm-settings";
 import { zulip } from "../http/plugin";
 
+/** The on/off settings PATCH /realm takes. */
 const BOOLEAN_SETTINGS = [
   "allow_edit_history",
   "allow_message_editing",
@@ -30,8 +31,8 @@ const BOOLEAN_SETTINGS = [
   "web_public_streams_enabled",
 ];
 
-/** Every PATCH /realm parameter and its wire type. */
-const RealmArgs = t.Object({
+/** Every PATCH /realm parameter and its wire type (exported for the test that keeps the web app's lists in step). */
+export const RealmArgs = t.Object({
   name: t.Optional(t.String()),
   description: t.Optional(t.String()),
   default_language: t.Optional(t.String()),

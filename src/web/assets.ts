@@ -19,8 +19,10 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 
 interface Prepared {
   type: string;
-  raw: Uint8Array<ArrayBuffer>;
-  gzip: Uint8Array<ArrayBuffer>;
+  /** the bytes, or the path of a file embedded in the executable */
+  raw: Uint8Array<ArrayBuffer> | string;
+  /** null for images already compressed (PNG), which gzip would not shrink */
+  gzip: Uint8Array<ArrayBuffer> | null;
 }
 
 export interface WebAssets {
@@ -45,8 +47,13 @@ export function webAssets(build: WebBuild): WebAssets {
   if (known) return known;
   const files = new Map<string, Prepared>();
   for (const f of build.files) {
+    if (f.path) {
+      files.set(f.name, { type: f.type, raw: f.path, gzip: null });
+      continue;
+    }
     const raw = (f.base64 ? new Uint8Array(Buffer.from(f.body, "base64")) : new TextEncoder().encode(f.body)) as Uint8Array<ArrayBuffer>;
-    files.set(f.name, { type: f.type, raw, gzip: new Uint8Array(gzipSync(raw, { level: 9 })) });
+    const compressed = f.type === "image/png";
+    files.set(f.name, { type: f.type, raw, gzip: compressed ? null : new Uint8Array(gzipSync(raw, { level: 9 })) });
   }
   const page = (html: string) =>
     new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS } });
@@ -54,10 +61,10 @@ export function webAssets(build: WebBuild): WebAssets {
     file(name, acceptEncoding) {
       const f = files.get(name);
       if (!f) return null;
-      const gzip = /\bgzip\b/.test(acceptEncoding ?? "");
+      const gzip = f.gzip && /\bgzip\b/.test(acceptEncoding ?? "") ? f.gzip : null;
       const headers: Record<string, string> = { "content-type": f.type, "cache-control": IMMUTABLE, vary: "accept-encoding", ...SECURITY_HEADERS };
       if (gzip) headers["content-encoding"] = "gzip";
-      return new Response(gzip ? f.gzip : f.raw, { headers });
+      return new Response(gzip ?? (typeof f.raw === "string" ? Bun.file(f.raw) : f.raw), { headers });
     },
     appPage: () => page(build.appHtml),
     serviceWorker: () =>

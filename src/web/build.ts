@@ -25,6 +25,9 @@ const TYPES: Record<string, string> = {
   png: "image/png",
 };
 
+/** Files too large to cache for everyone at install: fetched when first drawn (the Google emoji sheet). */
+const ON_DEMAND = /^emoji-sheet-/;
+
 const typeOf = (name: string) => TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream";
 const hashOf = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex").slice(0, 10);
 
@@ -46,7 +49,14 @@ export async function bundleWebApp(): Promise<WebBuild> {
   const entries: Record<string, { js?: string; css: string[] }> = { main: { css: [] }, login: { css: [] } };
   for (const out of result.outputs) {
     const name = out.path.replace(/^.*[\\/]/, "");
-    files.push({ name, type: typeOf(name), body: await out.text() });
+    const type = typeOf(name);
+    const binary = type.startsWith("image/") && !type.startsWith("image/svg");
+    files.push({
+      name,
+      type,
+      ...(binary ? { body: Buffer.from(await out.arrayBuffer()).toString("base64"), base64: true } : { body: await out.text() }),
+      ...(ON_DEMAND.test(name) ? { onDemand: true } : {}),
+    });
     const entry = /^(main|login)-/.exec(name)?.[1];
     if (!entry) continue;
     if (name.endsWith(".css")) entries[entry]!.css.push(name);
@@ -84,7 +94,7 @@ export async function bundleWebApp(): Promise<WebBuild> {
  * version that changes with them, so a new build replaces the old cache.
  */
 async function bundleServiceWorker(files: WebFile[], appHtml: string, icon: string): Promise<string> {
-  const shell = ["/", ...files.map((f) => `/static/${f.name}`)];
+  const shell = ["/", ...files.filter((f) => !f.onDemand).map((f) => `/static/${f.name}`)];
   const result = await Bun.build({
     entrypoints: [join(APP, "sw.ts")],
     target: "browser",

@@ -5,6 +5,10 @@ export interface WebFile {
   /** the text, or for a binary file (an icon) its bytes in base64 */
   body: string;
   base64?: boolean;
+  /** left out of the service worker's install-time cache: fetched only when the page uses it */
+  onDemand?: boolean;
+  /** in the executable, a file embedded beside the code (build/compile.ts), read when asked for; `body` is then empty */
+  path?: string;
 }
 
 export interface ManifestIcon {

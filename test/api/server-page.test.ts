@@ -46,6 +46,18 @@ describe("the server's facts", () => {
     rmSync(join(s.dataDir, "vapid.json"));
   });
 
+  test("the two switches for reading without an account show what PATCH /realm stored, and /register reports web-public channels the same", async () => {
+    expect((await s.users.desdemona.client.get("/parley/server")).success().public_access).toEqual({ web_public_streams_enabled: true, allow_public_access: false });
+    (await s.users.desdemona.client.patch("/realm", { web_public_streams_enabled: false, allow_public_access: true })).success();
+    try {
+      expect((await s.users.desdemona.client.get("/parley/server")).success().public_access).toEqual({ web_public_streams_enabled: false, allow_public_access: true });
+      expect((await s.users.hamlet.client.post("/register", {})).success().server_web_public_streams_enabled).toBe(false);
+    } finally {
+      (await s.users.desdemona.client.patch("/realm", { web_public_streams_enabled: true, allow_public_access: false })).success();
+    }
+    expect((await s.users.hamlet.client.post("/register", {})).success().server_web_public_streams_enabled).toBe(true);
+  });
+
   test("an uploaded file counts in the uploads' size", async () => {
     const up = (await s.users.hamlet.client.post("/user_uploads", { file: new File(["x".repeat(1234)], "notes.txt", { type: "text/plain" }) })).success();
     expect(up.url).toStartWith("/user_uploads/");

@@ -3,6 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { startServer, type TestServer } from "../helpers/server";
 import { hashPassword } from "../../src/actions/users";
 import { createChannel } from "../helpers/channels";
+import { loadWebBuild } from "../../src/web/source";
 
 let s: TestServer;
 let channel: number;
@@ -234,6 +235,28 @@ describe("the installable app", () => {
     for (const f of linked(html)) expect(body).toContain(`"/static/${f}"`);
     // a classic script (no import/export): registered without { type: "module" }
     expect(body).not.toMatch(/^\s*(import|export)\s/m);
+  });
+});
+
+describe("the Google emoji sheet (the emojiset Zulip draws by default)", () => {
+  test("is served as one PNG of 62 × 62 cells, cached for a year, not gzipped, and left out of the install-time cache", async () => {
+    const build = await loadWebBuild();
+    const sheets = build.files.filter((f) => f.name.startsWith("emoji-sheet-google-64-"));
+    expect(sheets.map((f) => [f.type, f.base64, f.onDemand])).toEqual([["image/png", true, true]]);
+    const res = await req(`/static/${sheets[0]!.name}`, { headers: { "accept-encoding": "gzip" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(res.headers.get("content-encoding")).toBeNull();
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(1, 4).toString()).toBe("PNG");
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([62 * 66, 62 * 66]);
+    // only the chunk loaded on first use names it; the page and the service worker's shell do not
+    const sw = await (await req("/sw.js")).text();
+    expect(sw).not.toContain(sheets[0]!.name);
+    expect(build.appHtml).not.toContain("emoji-sheet");
+    const naming = build.files.filter((f) => !f.base64 && f.body.includes(sheets[0]!.name));
+    expect(naming.map((f) => f.name)).toEqual([expect.stringMatching(/^emoji-sheet-[a-z0-9]+\.js$/)]);
   });
 });
 

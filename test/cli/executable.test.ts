@@ -2,7 +2,7 @@
 // node_modules anywhere above it, so nothing can be found by walking up the tree), then run as an operator
 // would: --version, init, serve, a few requests, SIGTERM.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, copyFileSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL } from "../../src/domain/version";
 import { loadSharp } from "../../src/uploads/sharp";
@@ -185,6 +185,13 @@ describe("the single executable", () => {
         expect({ f, status: res.status, cache: res.headers.get("cache-control") }).toEqual({ f, status: 200, cache: "public, max-age=31536000, immutable" });
         expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(100);
       }
+      // the Google emoji sheet, embedded as a file of its own: named by the chunk the app loads on first use, served whole
+      const mainJs = files.find((f) => /^\/static\/main-[a-z0-9]+\.js$/.test(f))!;
+      const sheetChunk = /emoji-sheet-[a-z0-9]+\.js/.exec(await (await fetch(`${base}${mainJs}`)).text())![0];
+      const sheetName = /emoji-sheet-google-64-[a-z0-9]+\.png/.exec(await (await fetch(`${base}/static/${sheetChunk}`)).text())![0];
+      const sheet = await fetch(`${base}/static/${sheetName}`);
+      expect({ status: sheet.status, type: sheet.headers.get("content-type"), cache: sheet.headers.get("cache-control") }).toEqual({ status: 200, type: "image/png", cache: "public, max-age=31536000, immutable" });
+      expect(Buffer.from(await sheet.arrayBuffer()).equals(readFileSync(join(ROOT, "assets/app/images/emoji-sheet-google-64.png")))).toBe(true);
       // the installable app: its manifest (icons embedded as PNG) and the service worker at the root
       const manifest = (await (await fetch(`${base}/manifest.webmanifest`)).json()) as { icons: { src: string }[] };
       for (const icon of manifest.icons) {

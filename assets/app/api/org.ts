@@ -63,6 +63,8 @@ export interface ServerFacts {
   email: { configured: boolean; from: string };
   push: { relay_configured: boolean };
   web_push: { keys: boolean };
+  /** Parley's switches for reading without an account (PATCH /realm; /register does not report them) */
+  public_access: { web_public_streams_enabled: boolean; allow_public_access: boolean };
 }
 export interface BackupFacts {
   name: string;

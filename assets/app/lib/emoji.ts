@@ -1,5 +1,5 @@
 /**
- * Emoji: drawing one from its code points or the organization's image, Zulip's emoji names (fetched
+ * Emoji: Zulip's emoji names (fetched
  * once, when first needed, from the server's emoji data document and kept for the page's life; the
  * browser caches the document, whose URL changes with its content), and the person's frequently used
  * emoji (kept in this browser, as Zulip's web app does).
@@ -8,7 +8,6 @@ import { signal } from "@preact/signals";
 import type { RealmEmoji } from "../state/types";
 import { POPULAR_EMOJI, type EmojiEntry } from "./emoji-match";
 
-export const emojiFromCode = (code: string) => String.fromCodePoint(...code.split("-").map((h) => parseInt(h, 16)));
 
 export type CodeToNames = Record<string, string[]>;
 

@@ -1,8 +1,9 @@
 /**
  * Finishing a message's server-rendered HTML once it is in the page, as Zulip's web app does
  * (rendered_markdown.ts): mentions of the reader highlighted (`user-mention-me`), names kept current,
- * Unicode emoji drawn from their code points, global times in the reader's format, links to other
- * sites opened in a new tab, images loaded lazily, code blocks coloured.
+ * global times in the reader's format, links to other
+ * sites opened in a new tab, images loaded lazily, code blocks coloured. Emoji are drawn apart, in the
+ * person's emoji set (lib/emoji-set.ts drawMessageEmoji), since that can change while the HTML stays.
  */
 import { formatTime } from "./time";
 import { highlightCodeBlocks } from "./highlight";
@@ -13,8 +14,6 @@ export interface RenderContext {
   nameOf(userId: number): string | undefined;
   inGroup(groupId: number): boolean;
 }
-
-const emojiFromCode = (code: string) => String.fromCodePoint(...code.split("-").map((h) => parseInt(h, 16)));
 
 const dayTime = new Map<boolean, Intl.DateTimeFormat>();
 function formatGlobalTime(iso: string, twentyFourHour: boolean): string | null {
@@ -55,10 +54,6 @@ export function finishRendering(root: HTMLElement, ctx: RenderContext): void {
   for (const el of root.querySelectorAll<HTMLElement>(".topic-mention:not(.silent)")) el.classList.add("user-mention-me");
   for (const el of root.querySelectorAll<HTMLElement>(".user-group-mention[data-user-group-id]")) {
     if (!el.classList.contains("silent") && ctx.inGroup(Number(el.dataset.userGroupId))) el.classList.add("user-mention-me");
-  }
-  for (const el of root.querySelectorAll<HTMLElement>("span.emoji")) {
-    const code = /\bemoji-([0-9a-f-]+)\b/.exec(el.className)?.[1];
-    if (code) el.textContent = emojiFromCode(code);
   }
   for (const el of root.querySelectorAll<HTMLTimeElement>("time[datetime]")) {
     const text = formatGlobalTime(el.dateTime, ctx.twentyFourHour);

@@ -2,6 +2,7 @@
 import { signal } from "@preact/signals";
 import { presenceStatus, type PresenceStatus } from "../state/presence";
 import { presence, realm, userStatus, users } from "../state/store";
+import { EmojiGlyph } from "./EmojiGlyph";
 
 /** dark enough that white initials on them read at 4.5:1 or more (WCAG AA) */
 const PALETTE = ["#4b6ed1", "#b6574d", "#3f7c70", "#9459c1", "#a06727", "#4a7c3c", "#bb4a82", "#41799f", "#807149", "#b15959"];
@@ -43,22 +44,13 @@ export function PresenceDot({ userId }: { userId: number }) {
   return <span class={`presence-dot presence-${s}`} role="img" aria-label={PRESENCE_LABEL[s]} title={PRESENCE_LABEL[s]} />;
 }
 
-const emojiFromCode = (code: string) => {
-  try {
-    return String.fromCodePoint(...code.split("-").map((h) => parseInt(h, 16)));
-  } catch {
-    return "";
-  }
-};
-
-/** Their status emoji (Unicode ones; custom emoji show their name). */
+/** Their status emoji, in the reader's emoji set. */
 export function StatusEmoji({ userId }: { userId: number }) {
   const st = userStatus.value[userId];
   if (!st?.emoji_name) return null;
-  const unicode = st.reaction_type === "unicode_emoji" && st.emoji_code ? emojiFromCode(st.emoji_code) : "";
   return (
     <span class="status-emoji" role="img" aria-label={st.emoji_name.replace(/_/g, " ")} title={`:${st.emoji_name}:`}>
-      {unicode || `:${st.emoji_name}:`}
+      <EmojiGlyph emoji={{ name: st.emoji_name, code: st.emoji_code ?? "", reaction_type: st.reaction_type ?? "unicode_emoji" }} size={16} />
     </span>
   );
 }

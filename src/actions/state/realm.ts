@@ -90,7 +90,8 @@ export async function realmState(app: App, _me: UserRow) {
     server_typing_started_expiry_period_milliseconds: 45000,
     server_typing_stopped_wait_period_milliseconds: 12000,
     server_typing_started_wait_period_milliseconds: 10000,
-    server_web_public_streams_enabled: true,
+    // Zulip's server-wide WEB_PUBLIC_STREAMS_ENABLED is this organization's web_public_streams_enabled here
+    server_web_public_streams_enabled: realm.settings.web_public_streams_enabled !== false,
     server_thumbnail_formats: serverThumbnailFormats(),
     realm_default_external_accounts: DEFAULT_EXTERNAL_ACCOUNTS,
     server_avatar_changes_disabled: false,

@@ -73,6 +73,8 @@ const REALM_FIELDS: Record<string, keyof Realm> = {
   move_messages_between_streams_limit_seconds: "move_messages_between_streams_limit_seconds",
   message_edit_history_visibility_policy: "message_edit_history_visibility_policy",
   enable_spectator_access: "enable_spectator_access",
+  // Parley's switch for Zulip's server-wide WEB_PUBLIC_STREAMS_ENABLED (server_web_public_streams_enabled)
+  web_public_streams_enabled: "web_public_channels_enabled",
   new_stream_announcements_stream_id: "new_stream_announcements_stream_id",
   name_changes_disabled: "name_changes_disabled",
   email_changes_disabled: "email_changes_disabled",

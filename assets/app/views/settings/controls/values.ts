@@ -45,3 +45,11 @@ export function movedIds(list: readonly { id: number }[], index: number, by: num
   [ids[index], ids[index + by]] = [ids[index + by]!, ids[index]!];
   return ids;
 }
+
+/** The ids of a list in its new order after the item at `from` is dropped at position `to`. */
+export function droppedIds(list: readonly { id: number }[], from: number, to: number): number[] {
+  const ids = list.map((x) => x.id);
+  const [moved] = ids.splice(from, 1);
+  ids.splice(to, 0, moved!);
+  return ids;
+}

@@ -1,6 +1,7 @@
 /**
  * Linkifiers (Zulip's settings_linkifiers.ts): patterns that turn text in messages into links, in the
- * order they are tried. Administrators add, edit, reorder (Move up / Move down) and delete them; the
+ * order they are tried. Administrators add, edit, reorder (by dragging a row, or Move up / Move down from
+ * the keyboard; both send Zulip's PATCH /realm/linkifiers) and delete them; the
  * form previews a pattern on a sample text as a message would show it (lib/linkifier-preview.ts).
  */
 import { useState } from "preact/hooks";
@@ -9,7 +10,7 @@ import { previewLinkifier } from "../../../lib/linkifier-preview";
 import { canAdministerOrg } from "../../../state/permissions";
 import type { Linkifier } from "../../../state/org";
 import { org, state } from "../../../state/store";
-import { FormActions, SaveError, movedIds, useId, useSaver } from "../controls";
+import { FormActions, SaveError, droppedIds, movedIds, useDragOrder, useId, useSaver } from "../controls";
 import { ReadOnlyNote } from "../organization/fields";
 
 function Preview({ pattern, template, sample }: { pattern: string; template: string; sample: string }) {
@@ -74,7 +75,9 @@ function LinkifierForm({ initial, onDone }: { initial?: Linkifier; onDone?: () =
   );
 }
 
-function LinkifierRow({ l, index, list, editable }: { l: Linkifier; index: number; list: Linkifier[]; editable: boolean }) {
+type DragProps = ReturnType<ReturnType<typeof useDragOrder>["rowProps"]>;
+
+function LinkifierRow({ l, index, list, editable, drag }: { l: Linkifier; index: number; list: Linkifier[]; editable: boolean; drag: DragProps }) {
   const saver = useSaver();
   const [editing, setEditing] = useState(false);
   if (editing) {
@@ -86,7 +89,12 @@ function LinkifierRow({ l, index, list, editable }: { l: Linkifier; index: numbe
   }
   const move = (by: number) => void saver.run(() => reorderLinkifiers(movedIds(list, index, by)));
   return (
-    <li class="linkifier-row">
+    <li class="linkifier-row" {...drag}>
+      {editable && (
+        <span class="drag-handle" title="Drag to reorder" aria-hidden="true">
+          ⠿
+        </span>
+      )}
       <code class="linkifier-pattern">{l.pattern}</code>
       <span class="linkifier-template">{l.url_template}</span>
       {editable && (
@@ -113,6 +121,8 @@ function LinkifierRow({ l, index, list, editable }: { l: Linkifier; index: numbe
 export function Linkifiers() {
   const editable = canAdministerOrg(state.value!);
   const list = org.value.linkifiers;
+  const dropSaver = useSaver();
+  const { rowProps } = useDragOrder((from, to) => void dropSaver.run(() => reorderLinkifiers(droppedIds(list, from, to))));
   return (
     <div class="settings-section">
       <p class="setting-hint">
@@ -125,12 +135,13 @@ export function Linkifiers() {
       {list.length ? (
         <ol class="settings-list" aria-label="Linkifiers, in the order they are tried">
           {list.map((l, i) => (
-            <LinkifierRow key={l.id} l={l} index={i} list={list} editable={editable} />
+            <LinkifierRow key={l.id} l={l} index={i} list={list} editable={editable} drag={rowProps(i, editable)} />
           ))}
         </ol>
       ) : (
         <p class="muted-text">No linkifiers yet.</p>
       )}
+      <SaveError state={dropSaver.state} />
     </div>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { canAdministerOrg } from "../../../state/permissions";
 import { state } from "../../../state/store";
+import type { State } from "../../../state/types";
 import { OrgFieldGroup, ReadOnlyNote, WITHOUT_EVERYONE, WITHOUT_EVERYONE_OR_NOBODY, type OrgField } from "./fields";
 
 const JOINING: OrgField[] = [
@@ -16,15 +17,19 @@ const JOINING: OrgField[] = [
   { kind: "number", name: "waiting_period_threshold", label: "Waiting period before new members turn into full members (days)" },
 ];
 
+/** Zulip's settings_org: the switch is off where the server does not allow web-public channels. */
+const webPublicOff = (s: State) => (s.realm.web_public_channels_enabled ? null : "Web-public channels are turned off for this server (the owner's Server page).");
+
 const ACCESS: OrgField[] = [
-  { kind: "toggle", name: "enable_spectator_access", label: "Allow creating web-public channels (visible to anyone on the Internet)" },
   { kind: "group", name: "can_access_all_users_group", label: "Who can view all other users in the organization", roles: ["role:everyone", "role:members"] },
 ];
 
 const CHANNELS: OrgField[] = [
+  // Zulip's order: public, then the spectator switch and who may create web-public ones, then private
   { kind: "group", name: "can_create_public_channel_group", label: "Who can create public channels", roles: WITHOUT_EVERYONE },
-  { kind: "group", name: "can_create_private_channel_group", label: "Who can create private channels", roles: WITHOUT_EVERYONE },
+  { kind: "toggle", name: "enable_spectator_access", label: "Allow creating web-public channels (visible to anyone on the Internet)", unavailable: webPublicOff },
   { kind: "group", name: "can_create_web_public_channel_group", label: "Who can create web-public channels", roles: ["role:moderators", "role:administrators", "role:owners", "role:nobody"] },
+  { kind: "group", name: "can_create_private_channel_group", label: "Who can create private channels", roles: WITHOUT_EVERYONE },
   { kind: "group", name: "can_add_subscribers_group", label: "Who can subscribe others to channels", roles: WITHOUT_EVERYONE },
   { kind: "group", name: "can_mention_many_users_group", label: "Who can notify a large number of users with a wildcard mention" },
 ];

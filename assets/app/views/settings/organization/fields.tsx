@@ -8,11 +8,12 @@ import type { ComponentChildren } from "preact";
 import { updateOrg } from "../../../api/org";
 import { canEditOrgSetting, OWNER_ONLY_ORG_SETTINGS } from "../../../state/permissions";
 import { channels, org, state } from "../../../state/store";
-import type { GroupSetting } from "../../../state/types";
+import type { GroupSetting, State } from "../../../state/types";
 import { GroupSettingPicker, Select, TextField, TimeLimit, Toggle, type Choice } from "../controls";
 
 export type OrgField =
-  | { kind: "toggle"; name: string; label: string; hint?: string }
+  /** `unavailable`: why the organization cannot turn it on now (shown, and the switch is off) */
+  | { kind: "toggle"; name: string; label: string; hint?: string; unavailable?: (s: State) => string | null }
   | { kind: "select"; name: string; label: string; choices: readonly Choice<string | number>[]; hint?: string }
   | { kind: "group"; name: string; label: string; roles?: readonly string[] }
   | { kind: "limit"; name: string; label: string; noneLabel?: string }
@@ -46,8 +47,11 @@ function Field({ f }: { f: OrgField }) {
   const disabled = !canEditOrgSetting(s, f.name);
   const hint = hintFor(f.name, "hint" in f ? f.hint : undefined);
   switch (f.kind) {
-    case "toggle":
-      return <Toggle name={f.name} label={f.label} checked={!!value} hint={hint} disabled={disabled} onSave={(v) => save(f.name, v)} />;
+    case "toggle": {
+      const why = f.unavailable?.(s);
+      const shownHint = [hint, why].filter(Boolean).join(" ") || undefined;
+      return <Toggle name={f.name} label={f.label} checked={!!value} hint={shownHint} disabled={disabled || (!!why && !value)} onSave={(v) => save(f.name, v)} />;
+    }
     case "select":
       return <Select name={f.name} label={f.label} value={value as string | number} choices={f.choices} hint={hint} disabled={disabled} onSave={(v) => save(f.name, v)} />;
     case "group":

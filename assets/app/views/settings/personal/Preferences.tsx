@@ -37,12 +37,17 @@ const MARK_READ = [
   { value: 3, label: "Never" },
 ];
 
+/** The sets Parley draws (lib/emoji-set.ts); Zulip's other two, set from Zulip's apps, are shown for what they are here. */
 const EMOJISETS = [
   { value: "google", label: "Google" },
-  { value: "twitter", label: "Twitter" },
-  { value: "google-blob", label: "Google blobs" },
-  { value: "text", label: "Plain text" },
+  { value: "text", label: "Plain text (:smile:)" },
 ];
+const OTHER_APPS_SETS: Record<string, string> = { twitter: "Twitter", "google-blob": "Google blobs" };
+
+function emojisetChoices(current: string) {
+  const other = OTHER_APPS_SETS[current];
+  return other ? [...EMOJISETS, { value: current, label: `${other} (in Zulip's apps; drawn here with Google's images)` }] : EMOJISETS;
+}
 
 export function Preferences() {
   const s = settings.value;
@@ -59,7 +64,7 @@ export function Preferences() {
       <Toggle label="Show the number of starred messages" checked={s.starred_message_counts} onSave={saveSetting("starred_message_counts")} />
       <Toggle label="Keep drafts on the server, to find them on your other devices" checked={s.enable_drafts_synchronization} onSave={saveSetting("enable_drafts_synchronization")} />
       <h3>Emoji</h3>
-      <Select label="Emoji set" name="emojiset" value={s.emojiset} choices={EMOJISETS} hint="Apps that draw their own emoji use this set; this one shows your system's emoji." onSave={saveSetting("emojiset")} />
+      <Select label="Emoji set" name="emojiset" value={s.emojiset} choices={emojisetChoices(s.emojiset)} hint="How emoji look in messages, reactions, the picker and statuses." onSave={saveSetting("emojiset")} />
     </div>
   );
 }

@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { describeError } from "../../../api/http";
-import { backUpNow, fetchServerFacts, LATEST_BACKUP_URL, type ServerFacts } from "../../../api/org";
-import { SaveError, SaveStatus, useSaver } from "../controls";
+import { backUpNow, fetchServerFacts, LATEST_BACKUP_URL, updateOrg, type ServerFacts } from "../../../api/org";
+import { SaveError, SaveStatus, Toggle, useSaver } from "../controls";
 import { formatBytes } from "./format";
 import { ImportBox } from "./ImportBox";
 
@@ -62,6 +62,44 @@ function Facts({ f }: { f: ServerFacts }) {
   );
 }
 
+/**
+ * Parley's two switches for people without an account: web-public channels at all (Zulip keeps that
+ * in the server's settings file, WEB_PUBLIC_STREAMS_ENABLED) and the user list without logging in.
+ */
+const PUBLIC_SWITCHES: { name: keyof ServerFacts["public_access"]; label: string; hint: string }[] = [
+  {
+    name: "web_public_streams_enabled",
+    label: "Allow web-public channels on this server",
+    hint: "Off: no channel is readable without an account, whatever the organization's permissions say.",
+  },
+  {
+    name: "allow_public_access",
+    label: "Let anyone list the organization's users without logging in",
+    hint: "Zulip's apps read the user list this way before logging in (GET /users).",
+  },
+];
+
+function PublicAccess({ f, reload }: { f: ServerFacts["public_access"]; reload: () => Promise<void> }) {
+  return (
+    <section class="settings-group" aria-label="Reading without an account">
+      <h3>Reading without an account</h3>
+      {PUBLIC_SWITCHES.map((w) => (
+        <Toggle
+          key={w.name}
+          name={w.name}
+          label={w.label}
+          checked={f[w.name]}
+          hint={w.hint}
+          onSave={async (next) => {
+            await updateOrg({ [w.name]: next });
+            await reload();
+          }}
+        />
+      ))}
+    </section>
+  );
+}
+
 export function ServerPage() {
   const [facts, setFacts] = useState<ServerFacts | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -103,6 +141,7 @@ export function ServerPage() {
       </div>
       <SaveError state={saver.state} />
       <p class="setting-hint">A backup holds the whole organization: messages, uploads, and everyone's password hashes and API keys. Keep the archive somewhere safe. Restore it with <code>parley restore</code>.</p>
+      <PublicAccess f={facts.public_access} reload={load} />
       <ImportBox />
     </div>
   );
