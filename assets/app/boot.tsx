@@ -8,7 +8,7 @@ import { render } from "preact";
 import { EventLoop } from "./api/events";
 import { describeError, NetworkError } from "./api/http";
 import { fetchMessagesEarly, openingFetch, recentFetch } from "./api/calls";
-import { noteRegistered } from "./api/first-messages";
+import { earlySettled, noteRegistered } from "./api/first-messages";
 import { viewBeforeRegister } from "./nav/hash";
 import { startPresence } from "./api/presence";
 import { register } from "./api/register";
@@ -61,6 +61,19 @@ function StartFailed({ message, unreachable }: { message: string; unreachable: b
   );
 }
 
+/** How long the first drawing waits for the first view's messages once /register has answered. */
+const FIRST_MESSAGES_WAIT_MS = 250;
+
+/**
+ * After the first frames: the service worker's install fetches and stores every file of the build, which
+ * on a small machine competes with drawing the first messages (and with the server answering them).
+ */
+function whenIdle(run: () => void): void {
+  const later = () => ("requestIdleCallback" in window ? requestIdleCallback(() => run(), { timeout: 3000 }) : setTimeout(run, 1000));
+  if (document.readyState === "complete") later();
+  else window.addEventListener("load", later, { once: true });
+}
+
 /** Starts the messages of the view the URL names, when it can be read without /register's answer. */
 function fetchFirstViewEarly(): void {
   const v = viewBeforeRegister(location.hash);
@@ -84,7 +97,11 @@ export async function boot(root: HTMLElement): Promise<void> {
     return;
   }
   setQueueId(r.queue_id);
-  state.value = fromRegister(r);
+  const start = fromRegister(r);
+  // the first view's messages, asked for with /register, usually come with it: the app is drawn once
+  // they are here (the view takes them as it opens, in the same frame), or after a short wait without them
+  await earlySettled(FIRST_MESSAGES_WAIT_MS);
+  state.value = start;
   startDrafts();
   startRouter();
   const loop = new EventLoop({ queueId: r.queue_id, lastEventId: r.last_event_id }, { onEvents, reregister }).start();
@@ -93,6 +110,6 @@ export async function boot(root: HTMLElement): Promise<void> {
   root.textContent = "";
   render(<App onRetry={loop.retryNow} />, root);
   unlockSoundOnFirstGesture();
-  startServiceWorker();
+  whenIdle(startServiceWorker);
   startPresence({ intervalSeconds: state.value.realm.ping_interval_seconds, onPresences: (p) => update((s) => mergePresences(s, p)) });
 }

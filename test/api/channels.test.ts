@@ -320,8 +320,12 @@ describe("reading channels", () => {
     const empty = await insert("");
     const castle = await insert("Castle");
     const ghosts = await insert("ghosts");
+    // a case difference beyond ASCII is one topic too, as the newest message spells it
+    await insert("éclair");
+    const eclair = await insert("Éclair");
     const topics = (await s.users.cordelia.client.get(`/users/me/${denmark}/topics`)).success().topics;
     expect(topics).toEqual([
+      { name: "Éclair", max_id: eclair },
       { name: "ghosts", max_id: ghosts },
       { name: "Castle", max_id: castle },
       { name: "general chat", max_id: empty },

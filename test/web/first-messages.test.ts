@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { viewBeforeRegister } from "../../assets/app/nav/hash";
-import { fetchEarly, newerThanEarly, noteRegistered, takeEarly } from "../../assets/app/api/first-messages";
+import { earlySettled, fetchEarly, newerThanEarly, noteRegistered, takeEarly } from "../../assets/app/api/first-messages";
 import type { Message } from "../../assets/app/state/types";
 
 const answer = (ids: number[], found_newest = true) => ({ messages: ids.map((id) => ({ id }) as Message), found_oldest: false, found_newest });
@@ -52,5 +52,35 @@ describe("the early answer", () => {
     // not at the newest end (scrolling will fetch them), or fetched after the queue existed
     expect(newerThanEarly({ ...answer([5, 8], false), readBeforeQueue: true })).toBeNull();
     expect(newerThanEarly(answer([5, 8]))).toBeNull();
+  });
+});
+
+describe("the first drawing's wait for the early answer", () => {
+  const outcome = (p: Promise<void>, ms: number) => Promise.race([p.then(() => "settled"), Bun.sleep(ms).then(() => "waiting")]);
+
+  test("ends when the answer comes, and the view still takes it", async () => {
+    let arrive!: (a: ReturnType<typeof answer>) => void;
+    fetchEarly({ a: 1 }, () => new Promise((resolve) => (arrive = resolve)));
+    const waiting = earlySettled(5000);
+    expect(await outcome(waiting, 20)).toBe("waiting");
+    arrive(answer([4, 5]));
+    expect(await outcome(waiting, 50)).toBe("settled");
+    expect((await takeEarly({ a: 1 })!).messages.map((m) => m.id)).toEqual([4, 5]);
+  });
+
+  test("ends after its limit when the answer is late, and a failed answer ends it without throwing", async () => {
+    fetchEarly({ a: 2 }, () => new Promise(() => {}));
+    const late = earlySettled(30);
+    expect(await outcome(late, 5)).toBe("waiting");
+    expect(await outcome(late, 200)).toBe("settled");
+    takeEarly({ a: 2 });
+    fetchEarly({ a: 3 }, () => Promise.reject(new Error("offline")));
+    expect(await outcome(earlySettled(5000), 50)).toBe("settled");
+    await expect(takeEarly({ a: 3 })!).rejects.toThrow("offline");
+  });
+
+  test("ends at once when nothing was asked for early", async () => {
+    takeEarly({});
+    expect(await outcome(earlySettled(5000), 5)).toBe("settled");
   });
 });

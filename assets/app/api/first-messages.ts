@@ -4,7 +4,10 @@
  * names, and the view's first GET /messages with the very same parameters takes that answer
  * (calls.ts); any other first request drops it. Such an answer may have been read a moment before the
  * event queue existed, so it is marked, and the view asks for what came after it when /register's
- * max_message_id is newer than its last message (newerThanEarly).
+ * max_message_id is newer than its last message (newerThanEarly). boot.tsx waits a moment for that answer
+ * before drawing the app (earlySettled), so the view opens with its messages in the first frame: drawn
+ * without them, the page is laid out and painted twice, and on a busy machine the answer's own handling
+ * queues behind the first drawing.
  */
 import type { MessagesAnswer } from "../state/fetched";
 
@@ -20,6 +23,23 @@ export function fetchEarly(params: object, request: () => Promise<MessagesAnswer
   const answer = request().then((a): EarlyAnswer => ({ ...a, readBeforeQueue: true }));
   answer.catch(() => {}); // a failure reaches the view that takes it; unclaimed, it is nobody's
   early = { params: paramsKey(params), answer };
+}
+
+/**
+ * Resolves when the early answer has come (or failed), or after `ms`, whichever is first; at once when
+ * none was asked for. It never rejects: the view that takes the answer sees its failure.
+ */
+export function earlySettled(ms: number): Promise<void> {
+  if (!early) return Promise.resolve();
+  const answer = early.answer;
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    answer.then(done, done);
+  });
 }
 
 /** /register's max_message_id: the newest message that existed when the queue did. */

@@ -360,6 +360,8 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
 function topRow(scroller: HTMLElement | null): { id: string; top: number } | null {
   if (!scroller) return null;
   const rows = scroller.querySelectorAll<HTMLElement>(".message-row[data-message-id]");
+  // no rows (a list still loading): nothing to measure, and no layout forced for it
+  if (rows.length === 0) return null;
   const edge = scroller.getBoundingClientRect().top;
   let lo = 0;
   let hi = rows.length;

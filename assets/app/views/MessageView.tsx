@@ -3,7 +3,7 @@
  * messages around the first unread one (`anchor=first_unread`) or around a linked message (`near`),
  * unless the view's list is already known and current: then it opens where the person left it.
  */
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useLayoutEffect, useMemo, useState } from "preact/hooks";
 import { fetchMessages, flagNarrow, openingFetch } from "../api/calls";
 import { newerThanEarly } from "../api/first-messages";
 import { describeError } from "../api/http";
@@ -43,7 +43,9 @@ export function MessageView({ narrow, near }: { narrow: Narrow; near?: number })
   const [readingPaused, setReadingPaused] = useState(false);
   const [attempt, setAttempt] = useState(0);
 
-  useEffect(() => {
+  // a layout effect, so an answer already here (the first view's, asked for at start-up) is drawn in
+  // the same frame as the view, not one frame later
+  useLayoutEffect(() => {
     setReadingPaused(false);
     setFailed(null);
     const keep = remember(key);

@@ -1,5 +1,5 @@
 /** Recent conversations: the latest topics and direct-message conversations, newest first, with who spoke. */
-import { useEffect, useState } from "preact/hooks";
+import { useLayoutEffect, useState } from "preact/hooks";
 import { fetchMessages, recentFetch } from "../api/calls";
 import { newerThanEarly } from "../api/first-messages";
 import { describeError } from "../api/http";
@@ -28,7 +28,8 @@ interface Conversation {
 export function RecentView() {
   const [error, setError] = useState<string | null>(null);
   const list = lists.value.all;
-  useEffect(() => {
+  // as MessageView's: an answer already here is drawn in the view's first frame
+  useLayoutEffect(() => {
     if (lists.peek().all?.found_newest) return;
     fetchMessages(...recentFetch()).then(
       (answer) => {
