@@ -284,10 +284,13 @@ describe("the web app in a real browser", () => {
     const m = row(page, "Look,");
     await m.waitFor();
     expect(await m.locator(".user-mention.user-mention-me").textContent()).toBe("@King Hamlet");
-    // the emoji is drawn from its code point, the one the server names in its class
-    const emoji = m.locator(".emoji");
-    const code = /emoji-([0-9a-f-]+)/.exec((await emoji.getAttribute("class")) ?? "")![1]!;
-    expect({ label: await emoji.getAttribute("aria-label"), text: await emoji.textContent() }).toEqual({ label: "smile", text: String.fromCodePoint(...code.split("-").map((h) => parseInt(h, 16))) });
+    // the emoji is drawn from Google's sheet (the default emoji set) at the cell of the code point the
+    // server names in its class, its :name: kept as the text that copying takes
+    const emoji = m.locator(".emoji.emoji-sprite");
+    await emoji.waitFor();
+    expect(/emoji-([0-9a-f-]+)/.exec((await emoji.getAttribute("class")) ?? "")?.[1]).toBe("1f642");
+    expect({ label: await emoji.getAttribute("aria-label"), text: await emoji.textContent() }).toEqual({ label: "smile", text: ":smile:" });
+    expect(await emoji.evaluate((el) => getComputedStyle(el).backgroundImage)).toContain("/static/");
     await m.locator(".codehilite .k", { hasText: "def" }).waitFor();
     expect(await m.locator(".codehilite .s").textContent()).toBe('"hi"');
     const spoiler = m.locator(".spoiler-content");
