@@ -69,7 +69,13 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
       await server.stop(true);
       throw e;
     }
-    const { firstTick } = startScheduler(app);
+    // The scheduler's first tick runs every job at once (overdue work), synchronous SQL that would hold
+    // up the first requests: it starts a moment after listening, so a request that came at start is answered first.
+    const scheduling = app;
+    const firstTick = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => resolve(startScheduler(scheduling).firstTick), SCHEDULER_START_DELAY_MS);
+      scheduling.onClose.unshift(() => clearTimeout(timer)); // first: a stop cancels it before anything awaits
+    });
     // from source the web app is bundled now rather than on the first visit (the executable has it built in)
     const log = app.log;
     void loadWebBuild().catch((e) => log.error("the web app did not bundle", { error: String(e) }));
@@ -103,6 +109,9 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
     throw e;
   }
 }
+
+/** How long after listening the scheduler starts (one of its ticks). */
+const SCHEDULER_START_DELAY_MS = 250;
 
 /** parley serve: serve until SIGTERM/SIGINT, then stop cleanly (exit 0). Returns -1 while serving. */
 export async function serve(config: Config): Promise<number> {
