@@ -9,6 +9,8 @@ import { withRequestLog } from "./http/request-log";
 import { lockDataDir } from "./store/serve-lock";
 import { loadWebBuild } from "./web/source";
 import { vapidKeys } from "./notify/webpush/vapid";
+import { limitMallocArenas, trimNativeHeap } from "./lib/native-memory";
+import { setImageThreads } from "./uploads/sharp";
 
 /** A running server. */
 export interface Serving {
@@ -33,6 +35,7 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
   let app: App | null = null;
   try {
     app = await openApp(config, { quiet: opts.quiet });
+    setImageThreads(config.memory.image_threads);
     const firstLogin = await ensureOrganization(app);
     // the Web Push key pair is made on the first start (DATA_DIR/vapid.json) and kept
     vapidKeys(config.data_dir);
@@ -73,7 +76,12 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
     // up the first requests: it starts a moment after listening, so a request that came at start is answered first.
     const scheduling = app;
     const firstTick = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => resolve(startScheduler(scheduling).firstTick), SCHEDULER_START_DELAY_MS);
+      const timer = setTimeout(() => {
+        // native memory bounds ([memory]): after listening, as loading bun:ffi costs ~10 ms, but before the
+        // checkpoint thread and libvips' threads, which would each make a malloc arena of their own
+        boundNativeMemory(scheduling);
+        resolve(startScheduler(scheduling).firstTick);
+      }, SCHEDULER_START_DELAY_MS);
       scheduling.onClose.unshift(() => clearTimeout(timer)); // first: a stop cancels it before anything awaits
     });
     // from source the web app is bundled now rather than on the first visit (the executable has it built in)
@@ -107,6 +115,21 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
     if (app) await closeApp(app);
     lock.release();
     throw e;
+  }
+}
+
+/**
+ * [memory] malloc_arena_max and malloc_trim_seconds: glibc keeps what native code (libSQL, libvips) freed
+ * in its arenas; a cap on their number, and handing free pages back now and then, keep resident memory
+ * flat under a steady load (see src/lib/native-memory.ts).
+ */
+function boundNativeMemory(app: App): void {
+  const { malloc_arena_max, malloc_trim_seconds } = app.config.memory;
+  limitMallocArenas(malloc_arena_max);
+  if (malloc_trim_seconds > 0) {
+    const timer = setInterval(trimNativeHeap, malloc_trim_seconds * 1000);
+    timer.unref();
+    app.onClose.unshift(() => clearInterval(timer));
   }
 }
 

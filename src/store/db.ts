@@ -280,7 +280,7 @@ function openFile(path: string): Database.Database {
  * in-process mutex, so SQLite never waits on its own lock (a local call blocks the event loop while it
  * waits). A remote libSQL server (libsql://, http://) goes through @libsql/client and its transactions.
  */
-export async function openDb(url: string, authToken?: string, opts: { viaClient?: boolean; checkpoints?: Partial<CheckpointerOptions> } = {}): Promise<Db> {
+export async function openDb(url: string, authToken?: string, opts: { viaClient?: boolean; checkpoints?: Partial<CheckpointerOptions>; cacheMib?: number } = {}): Promise<Db> {
   // viaClient: a file: URL through @libsql/client, which exercises the remote code path in tests
   const local = url.startsWith("file:") && !opts.viaClient;
   const versions = new Versions();
@@ -293,6 +293,8 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
     const reader = new LocalConnection(openFile(path));
     const writer = new LocalConnection(openFile(path));
     for (const c of [writer, reader]) for (const p of PRAGMAS) c.exec(p);
+    // [memory] sqlite_cache_mib: each connection's page cache (SQLite's own default is 2 MiB), in KiB
+    if (opts.cacheMib) for (const c of [writer, reader]) c.exec(`PRAGMA cache_size = -${Math.max(100, Math.round(opts.cacheMib * 1024))}`);
     const checkpointer = startCheckpointer(
       path,
       {
