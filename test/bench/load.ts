@@ -6,7 +6,7 @@ import { summarize } from "./stats";
 type Http = { method: string; path: string; headers?: Record<string, string>; body?: string | ((i: number) => string) };
 
 interface Scenario {
-  kind: "http" | "events-latency" | "held-polls";
+  kind: "http" | "events-latency" | "held-polls" | "broadcast";
   base: string;
   concurrency?: number;
   durationMs?: number;
@@ -17,7 +17,7 @@ interface Scenario {
   watcher?: { auth: string };
   idle?: { auths: string[]; count: number };
   samples?: number;
-  // held-polls
+  // held-polls; broadcast (the queues that wait for each channel message)
   polls?: { auths: string[]; count: number };
   holdMs?: number;
 }
@@ -121,6 +121,52 @@ async function eventsLatency(s: Scenario) {
   return { ...summarize(latencies, performance.now() - start), idle_queues: s.idle!.count };
 }
 
+/**
+ * One channel message to many pending long-polls (the issue's broadcast figure): every queue's time from
+ * the send's start to its poll's answer, over `samples` sends; the polls re-park between two sends.
+ */
+async function broadcast(s: Scenario) {
+  const stop = { done: false };
+  const queues: { auth: string; id: string }[] = [];
+  for (let i = 0; i < s.polls!.count; i += 100) {
+    const n = Math.min(100, s.polls!.count - i);
+    const auths = Array.from({ length: n }, (_, j) => s.polls!.auths[(i + j) % s.polls!.auths.length]!);
+    const ids = await Promise.all(auths.map((a) => register(s.base, a, ["message"])));
+    ids.forEach((id, j) => queues.push({ auth: auths[j]!, id }));
+  }
+  let t0 = 0;
+  let arrivals: number[] = [];
+  let allArrived: (() => void) | null = null;
+  const loops = queues.map((q) =>
+    holdPoll(s.base, q.auth, q.id, stop, () => {
+      arrivals.push(performance.now() - t0);
+      if (arrivals.length === queues.length) allArrived?.();
+    }),
+  );
+  await Bun.sleep(1000);
+  const latencies: number[] = [];
+  let missed = 0;
+  const start = performance.now();
+  for (let i = 0; i < (s.samples ?? 20); i++) {
+    await Bun.sleep(300); // every poll re-parks
+    arrivals = [];
+    const all = new Promise<void>((r) => (allArrived = r));
+    t0 = performance.now();
+    const res = await fetch(`${s.base}/api/v1/messages`, {
+      method: "POST",
+      headers: { authorization: s.sender!.auth, "content-type": "application/x-www-form-urlencoded" },
+      body: s.sender!.body.replace("{i}", String(i)),
+    });
+    await res.arrayBuffer();
+    await Promise.race([all, Bun.sleep(5000)]);
+    latencies.push(...arrivals);
+    missed += queues.length - arrivals.length;
+  }
+  stop.done = true;
+  void loops;
+  return { ...summarize(latencies, performance.now() - start), queues: queues.length, sends: s.samples ?? 20, missed };
+}
+
 async function heldPolls(s: Scenario) {
   const stop = { done: false };
   const queues: string[] = [];
@@ -139,6 +185,7 @@ async function heldPolls(s: Scenario) {
   return { held: queues.length };
 }
 
-const result = scenario.kind === "http" ? await httpScenario(scenario) : scenario.kind === "events-latency" ? await eventsLatency(scenario) : await heldPolls(scenario);
+const result =
+  scenario.kind === "http" ? await httpScenario(scenario) : scenario.kind === "events-latency" ? await eventsLatency(scenario) : scenario.kind === "broadcast" ? await broadcast(scenario) : await heldPolls(scenario);
 console.log(JSON.stringify({ phase: "result", ...result }));
 process.exit(0);
