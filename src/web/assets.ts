@@ -19,8 +19,15 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 
 interface Prepared {
   type: string;
-  raw: Uint8Array<ArrayBuffer>;
-  gzip: Uint8Array<ArrayBuffer>;
+  /** decoded and compressed on the file's first request: a visit asks for a few of the build's files */
+  raw: () => Uint8Array<ArrayBuffer>;
+  gzip: () => Uint8Array<ArrayBuffer>;
+}
+
+/** A value computed on first use, then kept. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }
 
 export interface WebAssets {
@@ -45,8 +52,8 @@ export function webAssets(build: WebBuild): WebAssets {
   if (known) return known;
   const files = new Map<string, Prepared>();
   for (const f of build.files) {
-    const raw = (f.base64 ? new Uint8Array(Buffer.from(f.body, "base64")) : new TextEncoder().encode(f.body)) as Uint8Array<ArrayBuffer>;
-    files.set(f.name, { type: f.type, raw, gzip: new Uint8Array(gzipSync(raw, { level: 9 })) });
+    const raw = once(() => (f.base64 ? new Uint8Array(Buffer.from(f.body, "base64")) : new TextEncoder().encode(f.body)) as Uint8Array<ArrayBuffer>);
+    files.set(f.name, { type: f.type, raw, gzip: once(() => new Uint8Array(gzipSync(raw(), { level: 9 }))) });
   }
   const page = (html: string) =>
     new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS } });
@@ -57,7 +64,7 @@ export function webAssets(build: WebBuild): WebAssets {
       const gzip = /\bgzip\b/.test(acceptEncoding ?? "");
       const headers: Record<string, string> = { "content-type": f.type, "cache-control": IMMUTABLE, vary: "accept-encoding", ...SECURITY_HEADERS };
       if (gzip) headers["content-encoding"] = "gzip";
-      return new Response(gzip ? f.gzip : f.raw, { headers });
+      return new Response(gzip ? f.gzip() : f.raw(), { headers });
     },
     appPage: () => page(build.appHtml),
     serviceWorker: () =>
