@@ -8,7 +8,8 @@
 // warm-up (the first minute). Not part of `npm test`. Writes JSON to soak-results/.
 // Options: --minutes N (default 10; may be a fraction), --every S (a row every S seconds, default 60),
 // --rate R requests per second (default 40), --users U (default 30),
-// --exe[=PATH] (an executable; default build/parley when it exists), --source (from source even so).
+// --exe[=PATH] (an executable; default build/parley when it exists), --source (from source even so),
+// --toml TEXT (more config for the server, e.g. '[memory]\nstatement_cache_kib = 8': to try a bound).
 // Each row also splits the server's resident memory by where it lives (/proc/PID/smaps: memoryBreakdown).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -234,7 +235,8 @@ function slope(ys: number[]) {
 async function main() {
   const metricsPort = await freePort();
   metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-  writeFileSync(configPath, `[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n[metrics]\nenabled = true\nport = ${metricsPort}\n`);
+  const extra = (arg("toml") ?? "").replaceAll("\\n", "\n");
+  writeFileSync(configPath, `[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n[metrics]\nenabled = true\nport = ${metricsPort}\n${extra}\n`);
   log(`data dir ${dir}; ${useExe ? `executable ${exePath}` : "from source"}; ${MINUTES} min at ${RATE} req/s, ${USERS} users`);
   const init = Bun.spawnSync(parleyCmd(["init", "--data-dir", dir, "--org-name", "Soak", "--email", "owner@soak.test", "--full-name", "Owner"]), { env });
   if (init.exitCode !== 0) throw new Error(`init failed: ${init.stderr}`);
