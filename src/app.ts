@@ -69,7 +69,7 @@ export interface OpenOptions {
 }
 
 export async function openApp(config: Config, opts: OpenOptions = {}): Promise<App> {
-  const db = await openDb(config.storage.database, config.storage.auth_token, { viaClient: opts.viaClient });
+  const db = await openDb(config.storage.database, config.storage.auth_token, { viaClient: opts.viaClient, cacheMib: config.memory.sqlite_cache_mib, statementCacheKib: config.memory.statement_cache_kib });
   try {
     await migrate(db);
   } catch (e) {

@@ -11,17 +11,9 @@ import { PARLEY_VERSION, ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from "./domain/ver
 import { SchemaTooNewError } from "./store/migrate";
 import { ZulipError } from "./errors";
 import { serve } from "./serve";
-import { snapshotDatabase } from "./store/snapshot";
-import { BackupSourceError, writeBackup } from "./backup/create";
-import { restoreBackup, RestoreError } from "./backup/restore";
 import { desktop, systemDesktop } from "./desktop";
 import { writeZuliprc } from "./first-run";
-import { copyDatabase, CopyTargetNotEmptyError } from "./store/copy";
 import { openDb, type Db } from "./store/db";
-import { importSlack } from "./import/slack/import";
-import { ImportError } from "./import/common/problems";
-import { importZulip } from "./import/zulip/import";
-import { ExportError, writeZulipExport } from "./export/zulip";
 import { createLoginLinksForEveryone, LOGIN_LINK_SECONDS } from "./actions/login-links";
 import { sendTestEmail } from "./notify/email-outbox";
 import { isValidEmail } from "./domain/validate";
@@ -221,6 +213,8 @@ async function testEmail(config: Parameters<typeof openApp>[0], positionals: str
 async function backup(config: Parameters<typeof openApp>[0], values: Record<string, any>) {
   required(values, "to");
   if (existsSync(values.to)) throw new UsageError(`--to ${values.to} already exists`);
+  // the commands' own modules load with the command: `parley serve` starts without them
+  const { BackupSourceError, writeBackup } = await import("./backup/create");
   try {
     const { manifest, bytes } = await writeBackup(config, values.to);
     console.log(JSON.stringify({ backup: values.to, bytes, schema_version: manifest.schema_version, counts: manifest.counts }));
@@ -238,6 +232,7 @@ function restoreFile(positionals: string[]): string {
 
 /** restore: into an empty or new data dir; refuses (exit 1, nothing written) a damaged archive. */
 async function restore(config: Parameters<typeof openApp>[0], file: string) {
+  const { restoreBackup, RestoreError } = await import("./backup/restore");
   try {
     const manifest = await restoreBackup(file, config.data_dir);
     console.log(JSON.stringify({ restored: config.data_dir, created_at: manifest.created_at, schema_version: manifest.schema_version, counts: manifest.counts }));
@@ -262,6 +257,8 @@ async function restore(config: Parameters<typeof openApp>[0], file: string) {
 async function copyDb(config: Parameters<typeof openApp>[0], values: Record<string, any>) {
   required(values, "to");
   if (!config.storage.database.startsWith("file:")) throw new UsageError("copy-db copies the embedded database; this configuration already uses a libSQL server");
+  const { snapshotDatabase } = await import("./store/snapshot");
+  const { copyDatabase, CopyTargetNotEmptyError } = await import("./store/copy");
   const snapshot = join(config.data_dir, `copy-snapshot-${process.pid}.db`);
   rmSync(snapshot, { force: true });
   try {
@@ -292,6 +289,8 @@ async function importCommand(config: Parameters<typeof openApp>[0], positionals:
   if (source !== "slack") throw new UsageError(source ? `unknown import source '${source}' (known: slack)` : "import needs a source: parley import slack EXPORT.zip --data-dir DIR");
   if (!file || extra.length) throw new UsageError("import slack takes one export zip: parley import slack EXPORT.zip --data-dir DIR");
   if (!existsSync(file)) throw new UsageError(`${file} does not exist`);
+  const { importSlack } = await import("./import/slack/import");
+  const { ImportError } = await import("./import/common/problems");
   try {
     const result = await importSlack(config, { zip: file, token: values.token, orgName: values["org-name"] });
     for (const line of result.summary) console.log(line);
@@ -317,6 +316,8 @@ async function importZulipCommand(config: Parameters<typeof openApp>[0], positio
   if (positionals.length !== 1) throw new UsageError("import zulip takes one export: parley import zulip EXPORT.tar.gz --data-dir DIR");
   const file = positionals[0]!;
   if (!existsSync(file)) throw new UsageError(`${file} does not exist`);
+  const { importZulip } = await import("./import/zulip/import");
+  const { ImportError } = await import("./import/common/problems");
   try {
     const result = await importZulip(config, { archive: file });
     for (const line of result.summary) console.log(line);
@@ -337,6 +338,7 @@ async function importZulipCommand(config: Parameters<typeof openApp>[0], positio
 /** export: reads a snapshot (like backup), so it runs beside a live server; one JSON line on stdout. */
 async function exportCommand(config: Parameters<typeof openApp>[0], positionals: string[]) {
   if (positionals.length !== 1) throw new UsageError("export takes the archive to write: parley export --data-dir DIR OUT.tar.gz");
+  const { ExportError, writeZulipExport } = await import("./export/zulip");
   try {
     const result = await writeZulipExport(config, positionals[0]!);
     console.log(JSON.stringify({ export: positionals[0], bytes: result.bytes, counts: result.counts }));

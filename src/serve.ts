@@ -11,6 +11,8 @@ import { loadWebBuild } from "./web/source";
 import { vapidKeys } from "./notify/webpush/vapid";
 import { finishPendingSwap } from "./import/web/swap";
 import { recoverWebImports } from "./actions/web-import";
+import { limitMallocArenas, trimNativeHeap } from "./lib/native-memory";
+import { setImageThreads } from "./uploads/sharp";
 
 /** A running server. */
 export interface Serving {
@@ -38,6 +40,7 @@ export async function startServing(config: Config, opts: { quiet?: boolean } = {
     if (finishPendingSwap(config)) console.log("Finished switching to the imported organization (the server had stopped during the switch).");
     app = await openApp(config, { quiet: opts.quiet });
     await recoverWebImports(app);
+    setImageThreads(config.memory.image_threads);
     const firstLogin = await ensureOrganization(app);
     // the Web Push key pair is made on the first start (DATA_DIR/vapid.json) and kept
     vapidKeys(config.data_dir);
@@ -136,7 +139,17 @@ class ServingHost implements AppHost {
     const handle = elysia.fetch;
     this.handle = withRequestLog(app, (request) => handle(request));
     this.metrics = listenForMetrics(app);
-    const { firstTick } = startScheduler(app);
+    // The scheduler's first tick runs every job at once (overdue work), synchronous SQL that would hold
+    // up the first requests: it starts a moment after listening, so a request that came at start is answered first.
+    const firstTick = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        // native memory bounds ([memory]): after listening, as loading bun:ffi costs ~10 ms, but before the
+        // checkpoint thread and libvips' threads, which would each make a malloc arena of their own
+        boundNativeMemory(app);
+        resolve(startScheduler(app).firstTick);
+      }, SCHEDULER_START_DELAY_MS);
+      app.onClose.unshift(() => clearTimeout(timer)); // first: a stop cancels it before anything awaits
+    });
     relaxJitAfter(firstTick);
   }
 
@@ -282,3 +295,21 @@ function relaxJitAfter(firstTick: Promise<void>): void {
     Bun.shrink();
   });
 }
+
+/**
+ * [memory] malloc_arena_max and malloc_trim_seconds: glibc keeps what native code (libSQL, libvips) freed
+ * in its arenas; a cap on their number, and handing free pages back now and then, keep resident memory
+ * flat under a steady load (see src/lib/native-memory.ts).
+ */
+function boundNativeMemory(app: App): void {
+  const { malloc_arena_max, malloc_trim_seconds } = app.config.memory;
+  limitMallocArenas(malloc_arena_max);
+  if (malloc_trim_seconds > 0) {
+    const timer = setInterval(trimNativeHeap, malloc_trim_seconds * 1000);
+    timer.unref();
+    app.onClose.unshift(() => clearInterval(timer));
+  }
+}
+
+/** How long after listening the scheduler starts (one of its ticks). */
+const SCHEDULER_START_DELAY_MS = 250;

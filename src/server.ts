@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { App } from "./app";
 import type { Config } from "./config/schema";
 import { errorResponse, json } from "./http/error-handler";
-import { apiRoutes } from "./routes";
+import { apiPlugins } from "./routes";
 import { webRoutes } from "./routes/web";
 import { uploadFileRoutes } from "./routes/upload-files";
 import { joinRoutes } from "./routes/join";
@@ -18,7 +18,6 @@ import { discardRest, readAtMost, readFrom } from "./http/request-body";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
-  const api = apiRoutes(app);
   const uploadLimit = uploadBodyLimit(app.config);
   const readCap = listenLimits(app.config).maxRequestBodySize;
   const metrics = app.config.metrics;
@@ -75,7 +74,8 @@ export function createServer(app: App) {
     .onAfterHandle(({ set }) => {
       if (!set.headers["cache-control"]) set.headers["cache-control"] = "no-store, no-cache, must-revalidate, max-age=0";
     })
-    .use(api)
+    // the API's parts one by one, not through one more plugin level (see apiPlugins)
+    .use(apiPlugins(app))
     .use(webRoutes(app))
     .use(emojiDataRoutes())
     .use(zulipImageRoutes())

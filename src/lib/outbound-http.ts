@@ -6,8 +6,7 @@
  * A redirect is returned as the answer, never followed (the caller may check and follow it).
  */
 import { lookup as dnsLookup } from "node:dns";
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
 import { AddressSet, isAddress, plainAddress } from "./ip";
 
 /** Addresses that are not on the public internet (IANA special-purpose registries, RFC 6890). */
@@ -107,7 +106,12 @@ export function outboundRequest(o: OutboundRequest): Promise<OutboundResponse> {
   const host = hostOf(url);
   if (!o.allowPrivate && isAddress(host) && !isPublicAddress(host)) return Promise.reject(new OutboundError("refused", `${host} is not a public address`));
   if (o.signal?.aborted) return Promise.reject(new OutboundError("aborted", "aborted"));
-  const client = url.protocol === "https:" ? https : http;
+  // node:http and node:https cost ~10 ms of start-up to load: only a server that sends something pays it
+  const client = url.protocol === "https:" ? import("node:https") : import("node:http");
+  return client.then((c) => send(c.default, url, host, o));
+}
+
+function send(client: Pick<typeof http, "request">, url: URL, host: string, o: OutboundRequest): Promise<OutboundResponse> {
   return new Promise((resolve, reject) => {
     let failure: OutboundError | null = null;
     const fail = (e: OutboundError) => {

@@ -45,7 +45,15 @@ import { webPushRoutes } from "./web-push";
  * calls) and under /json (the web app's session cookie with its CSRF token, as Zulip's own web app calls).
  */
 export function apiRoutes(app: App) {
-  return new Elysia().use(areas(app, "/api/v1")).use(areas(app, "/json")).use(webhookRoutes(app));
+  return apiPlugins(app).reduce((all, plugin) => all.use(plugin), new Elysia());
+}
+
+/**
+ * apiRoutes' parts, for the server to mount one by one: Elysia adds every route again, merging its hooks,
+ * at each level of plugins it is mounted through, so one level less is ~1/4 of route set-up at start.
+ */
+export function apiPlugins(app: App): AnyElysia[] {
+  return [areas(app, "/api/v1"), areas(app, "/json"), webhookRoutes(app)];
 }
 
 function areas(app: App, prefix: string): AnyElysia {

@@ -140,7 +140,15 @@ class LocalConnection {
   /** least recently used first */
   private readonly statements = new Map<string, any>();
   private cachedChars = 0;
-  constructor(readonly db: any) {}
+  /**
+   * `cacheChars`: [memory] statement_cache_kib. A statement dropped from the cache keeps its native memory
+   * until the garbage collector finds it (libsql has no finalize), which the collector, seeing only a small
+   * wrapper, is in no hurry to do: the budget bounds what is live, not yet what is resident.
+   */
+  constructor(
+    readonly db: any,
+    private readonly cacheChars = STATEMENT_CACHE_CHARS,
+  ) {}
 
   /**
    * One cached statement per (method, SQL): libsql's Statement.get() right after an all() on the
@@ -159,7 +167,7 @@ class LocalConnection {
     this.statements.set(key, stmt);
     this.cachedChars += key.length;
     for (const old of this.statements.keys()) {
-      if (this.cachedChars <= STATEMENT_CACHE_CHARS || old === key) break;
+      if (this.cachedChars <= this.cacheChars || old === key) break;
       this.statements.delete(old);
       this.cachedChars -= old.length;
     }
@@ -280,7 +288,7 @@ function openFile(path: string): Database.Database {
  * in-process mutex, so SQLite never waits on its own lock (a local call blocks the event loop while it
  * waits). A remote libSQL server (libsql://, http://) goes through @libsql/client and its transactions.
  */
-export async function openDb(url: string, authToken?: string, opts: { viaClient?: boolean; checkpoints?: Partial<CheckpointerOptions> } = {}): Promise<Db> {
+export async function openDb(url: string, authToken?: string, opts: { viaClient?: boolean; checkpoints?: Partial<CheckpointerOptions>; cacheMib?: number; statementCacheKib?: number } = {}): Promise<Db> {
   // viaClient: a file: URL through @libsql/client, which exercises the remote code path in tests
   const local = url.startsWith("file:") && !opts.viaClient;
   const versions = new Versions();
@@ -290,9 +298,12 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
   if (local) {
     const path = url.slice(5).split("?")[0]!;
     checkWritable(path);
-    const reader = new LocalConnection(openFile(path));
-    const writer = new LocalConnection(openFile(path));
+    const statementChars = opts.statementCacheKib ? opts.statementCacheKib * 1024 : undefined;
+    const reader = new LocalConnection(openFile(path), statementChars);
+    const writer = new LocalConnection(openFile(path), statementChars);
     for (const c of [writer, reader]) for (const p of PRAGMAS) c.exec(p);
+    // [memory] sqlite_cache_mib: each connection's page cache (SQLite's own default is 2 MiB), in KiB
+    if (opts.cacheMib) for (const c of [writer, reader]) c.exec(`PRAGMA cache_size = -${Math.max(100, Math.round(opts.cacheMib * 1024))}`);
     const checkpointer = startCheckpointer(
       path,
       {

@@ -19,10 +19,16 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 
 interface Prepared {
   type: string;
-  /** the bytes, or the path of a file embedded in the executable */
-  raw: Uint8Array<ArrayBuffer> | string;
-  /** null for images already compressed (PNG), which gzip would not shrink */
-  gzip: Uint8Array<ArrayBuffer> | null;
+  /** the bytes (decoded on the file's first request: a visit asks for a few of the build's files), or the path of a file embedded in the executable */
+  raw: (() => Uint8Array<ArrayBuffer>) | string;
+  /** compressed on first request; null for images already compressed (PNG), which gzip would not shrink */
+  gzip: (() => Uint8Array<ArrayBuffer>) | null;
+}
+
+/** A value computed on first use, then kept. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }
 
 export interface WebAssets {
@@ -51,9 +57,9 @@ export function webAssets(build: WebBuild): WebAssets {
       files.set(f.name, { type: f.type, raw: f.path, gzip: null });
       continue;
     }
-    const raw = (f.base64 ? new Uint8Array(Buffer.from(f.body, "base64")) : new TextEncoder().encode(f.body)) as Uint8Array<ArrayBuffer>;
+    const raw = once(() => (f.base64 ? new Uint8Array(Buffer.from(f.body, "base64")) : new TextEncoder().encode(f.body)) as Uint8Array<ArrayBuffer>);
     const compressed = f.type === "image/png";
-    files.set(f.name, { type: f.type, raw, gzip: compressed ? null : new Uint8Array(gzipSync(raw, { level: 9 })) });
+    files.set(f.name, { type: f.type, raw, gzip: compressed ? null : once(() => new Uint8Array(gzipSync(raw(), { level: 9 }))) });
   }
   const page = (html: string) =>
     new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS } });
@@ -64,7 +70,7 @@ export function webAssets(build: WebBuild): WebAssets {
       const gzip = f.gzip && /\bgzip\b/.test(acceptEncoding ?? "") ? f.gzip : null;
       const headers: Record<string, string> = { "content-type": f.type, "cache-control": IMMUTABLE, vary: "accept-encoding", ...SECURITY_HEADERS };
       if (gzip) headers["content-encoding"] = "gzip";
-      return new Response(gzip ?? (typeof f.raw === "string" ? Bun.file(f.raw) : f.raw), { headers });
+      return new Response(gzip ? gzip() : typeof f.raw === "string" ? Bun.file(f.raw) : f.raw(), { headers });
     },
     appPage: () => page(build.appHtml),
     serviceWorker: () =>

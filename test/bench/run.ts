@@ -5,8 +5,10 @@
 // --only=NAME,..., --profile=DIR (Bun's --cpu-prof of the server from source, one .cpuprofile per start),
 // --repeat=N (the send and presence scenarios N times each: the median run, with the spread),
 // --metrics (the server runs with [metrics] enabled, to measure what counting every request costs),
-// --backlog (the seeded messages are left for the server to index in the background).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// --backlog (the seeded messages are left for the server to index in the background),
+// --compare[=FILE] (each figure beside the same figure of a previous results file, default the newest in
+// bench-results/, flagging a move beyond that kind of figure's noise: test/bench/compare.ts).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { closeApp, openApp } from "../../src/app";
@@ -15,13 +17,15 @@ import { indexPendingMessages } from "../../src/store/search-index";
 import { seedMessages, seedUsers, setPassword } from "./seed";
 import { webScenario } from "./web";
 import { importScenario } from "./import";
+import { compareResults, formatComparison, newestPrevious } from "./compare";
 
 const ROOT = join(import.meta.dir, "../..");
 const quick = process.argv.includes("--quick");
 // --exe measures build/parley, --exe=PATH another executable (to compare two builds)
 const exeArg = process.argv.find((a) => a === "--exe" || a.startsWith("--exe="));
 const useExe = exeArg !== undefined;
-// --only=send,register runs just those scenarios (names: baselines send webhook event broadcast held fetch search register presence web import)
+// --only=send,register runs just those scenarios (names: baselines send webhook event broadcast held fetch search register presence web import;
+// start-up and idle memory are always measured, so --only=start measures just them)
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const wants = (name: string) => !only || only.includes(name);
 const SECONDS = quick ? 2000 : 5000;
@@ -34,6 +38,18 @@ const withMetrics = process.argv.includes("--metrics");
 const leaveBacklog = process.argv.includes("--backlog");
 const results: Record<string, any> = { date: new Date().toISOString(), quick, exe: useExe, metrics: withMetrics };
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+// --compare: chosen before this run writes its own file
+const compareArg = process.argv.find((a) => a === "--compare" || a.startsWith("--compare="));
+const compareWith = (() => {
+  if (!compareArg) return null;
+  if (compareArg.startsWith("--compare=")) return resolve(compareArg.slice(10));
+  const dirPath = join(ROOT, "bench-results");
+  const newest = existsSync(dirPath) ? newestPrevious(readdirSync(dirPath)) : null;
+  if (!newest) throw new Error("--compare: no previous results in bench-results/ (or name one: --compare=FILE)");
+  return join(dirPath, newest);
+})();
+// start-up is timed several times (wall clock on a shared machine varies a lot): the median
+const START_RUNS = quick ? 3 : 5;
 
 const profileDir = process.argv.find((a) => a.startsWith("--profile="))?.slice(10);
 const profileArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(profileDir)}`] : [];
@@ -62,11 +78,6 @@ async function waitUp(url: string, timeoutMs = 15000) {
 
 const statusKiB = (pid: number, field: string) => Number(readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+)`))![1]);
 const rssKiB = (pid: number) => statusKiB(pid, "VmRSS");
-/** A process's CPU time so far (user + system, /proc/PID/stat's utime and stime in clock ticks of 10 ms). */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 
 /** A throughput scenario REPEAT times: the run with the median rate, and every run's rate. */
 async function throughput(scenario: object): Promise<any> {
@@ -127,6 +138,18 @@ async function baseline(kind: "hello" | "elysia-insert") {
 let server: ReturnType<typeof Bun.spawn> | null = null;
 let base = "";
 
+/** CPU time the process has used so far (every thread), in ms: steadier than wall clock on a loaded machine. */
+function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
+    } catch {} // a thread that ended meanwhile
+  }
+  return ns / 1e6;
+}
+let lastStartCpuMs = 0;
+
 async function startParley() {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -136,7 +159,9 @@ async function startParley() {
   server = Bun.spawn(parleyCmd(["serve", "--data-dir", dir, "--port", String(port)]), { stdout: "ignore", stderr: serverLog, env: { ...process.env, PARLEY_CONFIG: join(dir, "bench.toml") } });
   log(`server log: ${serverLog.name} (removed with the data dir at the end)`);
   await waitUp(`${base}/api/v1/server_settings`);
-  return performance.now() - t0;
+  const wall = performance.now() - t0;
+  lastStartCpuMs = cpuMs(server.pid);
+  return wall;
 }
 
 async function stopParley() {
@@ -181,8 +206,17 @@ async function main() {
   await closeApp(app);
   const auth = (i: number) => basic(users[i]!.email, users[i]!.key);
 
-  // start-up and idle memory
-  results.start_to_first_answer_ms = Math.round(await startParley());
+  // start-up (the median of START_RUNS starts, and the CPU time each used to its first answer) and idle memory
+  const starts: { wall: number; cpu: number }[] = [];
+  for (let i = 0; i < START_RUNS; i++) {
+    if (i > 0) await stopParley();
+    starts.push({ wall: await startParley(), cpu: lastStartCpuMs });
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  results.start_to_first_answer_ms = Math.round(median(starts.map((s) => s.wall)));
+  results.start_cpu_ms = Math.round(median(starts.map((s) => s.cpu)));
+  results.start_runs_ms = starts.map((s) => Math.round(s.wall));
+  results.start_load_average = round(loadavg()[0]!);
   await Bun.sleep(1000);
   results.idle_rss_mib = Math.round(rssKiB(server!.pid) / 102.4) / 10;
   // Anonymous memory is Parley's own; file-backed pages are the executable's and libraries' code, shared and
@@ -190,7 +224,7 @@ async function main() {
   // maps in larger pieces).
   results.idle_rss_anon_mib = Math.round(statusKiB(server!.pid, "RssAnon") / 102.4) / 10;
   results.idle_rss_file_mib = Math.round(statusKiB(server!.pid, "RssFile") / 102.4) / 10;
-  log(`start ${results.start_to_first_answer_ms} ms, idle RSS ${results.idle_rss_mib} MiB (anonymous ${results.idle_rss_anon_mib}, file-backed ${results.idle_rss_file_mib})`);
+  log(`start ${results.start_to_first_answer_ms} ms (median of ${START_RUNS}: ${results.start_runs_ms.join(", ")}; CPU ${results.start_cpu_ms} ms; load ${results.start_load_average}), idle RSS ${results.idle_rss_mib} MiB (anonymous ${results.idle_rss_anon_mib}, file-backed ${results.idle_rss_file_mib})`);
 
   // channels: "bench" with 20 subscribers, "history" for the fetch/search data, 98 more for register
   await api(ownerAuth, "POST", "/users/me/subscriptions", { subscriptions: [{ name: "bench" }], principals: users.slice(0, 20).map((u) => u.id) });
@@ -409,7 +443,7 @@ function table() {
     ["web: opening the settings overlay (#settings/profile → its section painted)", `${r.web?.settings?.open_cold_ms} ms first (code fetched), p50 ${r.web?.settings?.open_warm_p50_ms} ms after`, "≤ 300 ms", `the other personal sections' first opens: at most ${r.web?.settings?.other_sections_first_open_max_ms} ms`, ""],
     ["web: a settings change confirmed on screen after the server answered", `p50 ${r.web?.settings?.change_confirmed_after_answer_p50_ms} ms`, "≤ 100 ms", `${r.web?.settings?.change_confirmed_samples} samples ("Saved" painted − PATCH responseEnd)`, ""],
     [`import of a ${(r.import?.messages ?? 0).toLocaleString()}-message Slack export`, `${r.import?.messages_per_second} msg/s, peak RSS ${r.import?.peak_rss_mib} MiB`, "≥ 10,000 msg/s", `${r.import?.messages_per_cpu_second} msg per CPU-second, ${r.import?.seconds} s`, ""],
-    ["start to first answered request", `${r.start_to_first_answer_ms} ms`, "< 150 ms", useExe ? "executable" : "bun src/main.ts", hello ? `bun: hello ${hello.start_ms} ms, Elysia + libSQL ${insert?.start_ms} ms` : ""],
+    ["start to first answered request", `${r.start_to_first_answer_ms} ms, CPU ${r.start_cpu_ms} ms`, "< 100 ms", `${useExe ? "executable" : "bun src/main.ts"}, median of ${r.start_runs_ms?.length} (${r.start_runs_ms?.join(", ")}), load ${r.start_load_average}`, hello ? `bun: hello ${hello.start_ms} ms, Elysia + libSQL ${insert?.start_ms} ms` : ""],
   ];
   // a scenario left out with --only prints as "not run" instead of its undefined figures
   for (const row of rows) if (row[1]!.includes("undefined")) [row[1], row[3], row[4]] = ["not run", "", ""];
@@ -432,6 +466,14 @@ try {
   const out = join(ROOT, "bench-results", `bench-${results.date.replace(/[:.]/g, "-")}.json`);
   writeFileSync(out, JSON.stringify(results, null, 2));
   console.log(`\nresults written to ${out}`);
+  if (compareWith) {
+    try {
+      const previous = JSON.parse(readFileSync(compareWith, "utf8"));
+      console.log("\n" + formatComparison(compareResults(previous, results), compareWith).join("\n"));
+    } catch (e) {
+      log(`--compare: cannot read ${compareWith}: ${(e as Error).message}`);
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
   process.exit(results.error ? 1 : 0);
 }

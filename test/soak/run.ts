@@ -6,8 +6,11 @@
 // open files (/proc/PID/fd), its JS heap and event queues (from its /metrics, on a port of its own) and
 // the minute's p50/p99 latency; at the end, how those moved after the
 // warm-up (the first minute). Not part of `npm test`. Writes JSON to soak-results/.
-// Options: --minutes N (default 10), --rate R requests per second (default 40), --users U (default 30),
-// --exe[=PATH] (an executable; default build/parley when it exists), --source (from source even so).
+// Options: --minutes N (default 10; may be a fraction), --every S (a row every S seconds, default 60),
+// --rate R requests per second (default 40), --users U (default 30),
+// --exe[=PATH] (an executable; default build/parley when it exists), --source (from source even so),
+// --toml TEXT (more config for the server, e.g. '[memory]\nstatement_cache_kib = 8': to try a bound).
+// Each row also splits the server's resident memory by where it lives (/proc/PID/smaps: memoryBreakdown).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,6 +18,7 @@ import { closeApp, openApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
 import { loadSharp } from "../../src/uploads/sharp";
 import { seedUsers } from "../bench/seed";
+import { memoryBreakdown } from "./memory";
 
 const ROOT = join(import.meta.dir, "../..");
 const arg = (name: string) => {
@@ -24,14 +28,15 @@ const arg = (name: string) => {
   return a.includes("=") ? a.slice(a.indexOf("=") + 1) : (process.argv[i + 1] ?? "");
 };
 const MINUTES = Number(arg("minutes") ?? 10);
+const EVERY_S = Number(arg("every") ?? 60);
 const RATE = Number(arg("rate") ?? 40);
 const USERS = Number(arg("users") ?? 30);
 const MAX_IN_FLIGHT = 32;
 const exeArg = process.argv.find((a) => a === "--exe" || a.startsWith("--exe="));
 const exePath = exeArg?.startsWith("--exe=") ? resolve(exeArg.slice(6)) : join(ROOT, "build/parley");
 const useExe = !process.argv.includes("--source") && existsSync(exePath);
-if (!(MINUTES > 0) || !(RATE > 0) || !(USERS >= 3)) {
-  console.error("usage: npm run soak -- --minutes N [--rate R] [--users U] [--exe[=PATH] | --source]");
+if (!(MINUTES > 0) || !(RATE > 0) || !(USERS >= 3) || !(EVERY_S >= 5)) {
+  console.error("usage: npm run soak -- --minutes N [--every S] [--rate R] [--users U] [--exe[=PATH] | --source]");
   process.exit(2);
 }
 const parleyCmd = (args: string[]) => (useExe ? [exePath, ...args] : [process.execPath, join(ROOT, "src/main.ts"), ...args]);
@@ -72,8 +77,10 @@ function serverFigures() {
     rss_anon_mib: round(kib("RssAnon") / 1024, 1),
     open_files: readdirSync(`/proc/${server.pid}/fd`).length,
     db_mib: round((size(join(dir, "parley.db")) + size(join(dir, "parley.db-wal"))) / 1048576, 1),
+    ...memoryBreakdown(readFileSync(`/proc/${server.pid}/smaps`, "utf8")),
   };
 }
+
 
 // ---------- traffic ----------
 interface User {
@@ -222,13 +229,14 @@ function slope(ys: number[]) {
     num += (x - mx) * (y - my);
     den += (x - mx) ** 2;
   });
-  return round(num / den, 3);
+  return round((num / den) * (60 / EVERY_S), 3); // per minute, whatever the row interval
 }
 
 async function main() {
   const metricsPort = await freePort();
   metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-  writeFileSync(configPath, `[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n[metrics]\nenabled = true\nport = ${metricsPort}\n`);
+  const extra = (arg("toml") ?? "").replaceAll("\\n", "\n");
+  writeFileSync(configPath, `[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n[metrics]\nenabled = true\nport = ${metricsPort}\n${extra}\n`);
   log(`data dir ${dir}; ${useExe ? `executable ${exePath}` : "from source"}; ${MINUTES} min at ${RATE} req/s, ${USERS} users`);
   const init = Bun.spawnSync(parleyCmd(["init", "--data-dir", dir, "--org-name", "Soak", "--email", "owner@soak.test", "--full-name", "Owner"]), { env });
   if (init.exitCode !== 0) throw new Error(`init failed: ${init.stderr}`);
@@ -260,21 +268,22 @@ async function main() {
   const pollers = users.map((u) => poller(u));
   const idle = serverFigures();
   log(`serving on ${base}; idle RSS ${idle.rss_mib} MiB, ${idle.open_files} open files`);
-  console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  JS heap MiB  open files  queues  db MiB");
+  console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  JS heap MiB  open files  queues  db MiB  | brk  arenas(n)  other anon");
   const rows: any[] = [];
   const started = performance.now();
   const ticker = setInterval(() => void oneRequest(), 1000 / RATE);
-  for (let m = 1; m <= MINUTES; m++) {
-    await Bun.sleep(started + m * 60_000 - performance.now());
+  const ROWS = Math.max(1, Math.round((MINUTES * 60) / EVERY_S));
+  for (let m = 1; m <= ROWS; m++) {
+    await Bun.sleep(started + m * EVERY_S * 1000 - performance.now());
     const done = minute;
     minute = newMinute();
     const sorted = done.latencies.sort((a, b) => a - b);
-    const row = { minute: m, requests: sorted.length, errors: done.errors, skipped: done.skipped, events: done.events, p50_ms: percentile(sorted, 50), p99_ms: percentile(sorted, 99), ...serverFigures(), ...(await scrape()), by_kind: done.byKind };
+    const row = { minute: round((m * EVERY_S) / 60, 2), requests: sorted.length, errors: done.errors, skipped: done.skipped, events: done.events, p50_ms: percentile(sorted, 50), p99_ms: percentile(sorted, 99), ...serverFigures(), ...(await scrape()), by_kind: done.byKind };
     rows.push(row);
     console.log(
-      [m, row.requests, row.errors, row.skipped, row.events, row.p50_ms, row.p99_ms, row.rss_mib, row.rss_anon_mib, row.js_heap_mib, row.open_files, row.event_queues, row.db_mib]
+      [row.minute, row.requests, row.errors, row.skipped, row.events, row.p50_ms, row.p99_ms, row.rss_mib, row.rss_anon_mib, row.js_heap_mib, row.open_files, row.event_queues, row.db_mib]
         .map((v, i) => String(v).padStart(i === 0 ? 6 : [8, 6, 7, 7, 8, 8, 9, 9, 11, 11, 6, 7][i - 1]!))
-        .join("  "),
+        .join("  ") + `  | ${row.brk_mib}  ${row.glibc_arenas_mib}(${row.glibc_arena_count})  ${row.other_anon_mib}`,
     );
   }
   clearInterval(ticker);
@@ -283,7 +292,7 @@ async function main() {
   const exit = await server.exited;
   await Promise.allSettled(pollers);
 
-  // after the warm-up (minute 1): how memory, files and latency moved
+  // after the warm-up (the first row): how memory, files and latency moved
   const after = rows.slice(1);
   const summary = {
     date: new Date().toISOString(),
@@ -300,6 +309,8 @@ async function main() {
       ? {
           rss_mib: { first: after[0].rss_mib, last: after.at(-1).rss_mib, min: Math.min(...after.map((r) => r.rss_mib)), max: Math.max(...after.map((r) => r.rss_mib)), slope_per_minute: slope(after.map((r) => r.rss_mib)) },
           rss_anon_mib: { first: after[0].rss_anon_mib, last: after.at(-1).rss_anon_mib, slope_per_minute: slope(after.map((r) => r.rss_anon_mib)) },
+          // where the anonymous memory is, first row after the warm-up and last (see memoryBreakdown)
+          breakdown_mib: Object.fromEntries(["brk_mib", "glibc_arenas_mib", "glibc_arena_count", "other_anon_mib", "file_mib"].map((k) => [k, { first: after[0][k], last: after.at(-1)[k] }])),
           js_heap_mib: { first: after[0].js_heap_mib, last: after.at(-1).js_heap_mib, min: Math.min(...after.map((r) => r.js_heap_mib)), max: Math.max(...after.map((r) => r.js_heap_mib)), slope_per_minute: slope(after.map((r) => r.js_heap_mib)) },
           open_files: { min: Math.min(...after.map((r) => r.open_files)), max: Math.max(...after.map((r) => r.open_files)) },
           p99_ms: { first: after[0].p99_ms, last: after.at(-1).p99_ms, min: Math.min(...after.map((r) => r.p99_ms)), max: Math.max(...after.map((r) => r.p99_ms)), slope_per_minute: slope(after.map((r) => r.p99_ms)) },

@@ -3,7 +3,7 @@
  * and signs the VAPID JWT (RFC 8292); the request itself goes out through lib/outbound-http.ts, so that
  * the address it connects to is the one checked and a redirect is an answer, never followed.
  */
-import webpush from "web-push";
+import type WebPush from "web-push";
 import { OutboundError, outboundRequest } from "../../lib/outbound-http";
 import { endpointRefusal } from "./address";
 import type { VapidKeys } from "./vapid";
@@ -41,10 +41,14 @@ function retryAfter(value: string | string[] | undefined): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-export function sendWebPush(target: PushTarget, payload: string, o: SendOptions): Promise<SendOutcome> {
+/** web-push and its dependencies (~10 ms of start-up) load with the first push. */
+let loading: Promise<typeof WebPush> | null = null;
+
+export async function sendWebPush(target: PushTarget, payload: string, o: SendOptions): Promise<SendOutcome> {
   const refusal = endpointRefusal(target.endpoint, o.allowInsecure);
-  if (refusal) return Promise.resolve({ kind: "fail", reason: refusal });
-  if (o.signal?.aborted) return Promise.resolve({ kind: "retry", reason: "the server is stopping" });
+  if (refusal) return { kind: "fail", reason: refusal };
+  if (o.signal?.aborted) return { kind: "retry", reason: "the server is stopping" };
+  const webpush = await (loading ??= import("web-push").then((m) => (m.default ?? m) as typeof WebPush));
   let details: ReturnType<typeof webpush.generateRequestDetails>;
   try {
     details = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {

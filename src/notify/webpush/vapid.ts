@@ -2,9 +2,9 @@
  * The server's VAPID key pair (RFC 8292): made on the first start and kept in DATA_DIR/vapid.json (mode
  * 0600), so browsers' subscriptions, bound to the public key, survive restarts.
  */
+import { createECDH } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import webpush from "web-push";
 
 export interface VapidKeys {
   /** base64url, the uncompressed P-256 point browsers take as applicationServerKey */
@@ -29,7 +29,7 @@ export function vapidKeys(dataDir: string): VapidKeys {
     keys = { publicKey: saved.publicKey, privateKey: saved.privateKey };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-    keys = webpush.generateVAPIDKeys();
+    keys = newKeyPair();
     mkdirSync(dataDir, { recursive: true });
     // "wx": two processes racing on a fresh data dir must not each write their own pair
     try {
@@ -42,4 +42,15 @@ export function vapidKeys(dataDir: string): VapidKeys {
   }
   known.set(dataDir, keys);
   return keys;
+}
+
+/**
+ * A P-256 key pair as web-push's generateVAPIDKeys makes it (zero-padded to 32 and 65 bytes), without
+ * loading web-push and its dependencies at start: only sending a push needs them.
+ */
+function newKeyPair(): VapidKeys {
+  const curve = createECDH("prime256v1");
+  curve.generateKeys();
+  const pad = (b: Buffer, n: number) => (b.length < n ? Buffer.concat([Buffer.alloc(n - b.length), b]) : b);
+  return { publicKey: pad(curve.getPublicKey(), 65).toString("base64url"), privateKey: pad(curve.getPrivateKey(), 32).toString("base64url") };
 }
