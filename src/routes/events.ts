@@ -57,6 +57,25 @@ const OpenQueueArgs = t.Object({
   lifespan_secs: t.Integer({ minimum: 0, default: 0 }),
   ...Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, t.Boolean({ default: false })])),
 });
+/**
+ * A re-poll's parameters in their usual form (queue_id, a plain integer last_event_id, dont_block
+ * true/false or absent), read without the general reader: every long-poll answer is followed by one.
+ * Anything else (null when so) goes through args.read(GetEventsArgs), which gives the same values and
+ * Zulip's errors.
+ */
+function pollArgs(raw: Record<string, unknown>): { queue_id: string; last_event_id: number; dont_block: boolean } | null {
+  const q = raw.queue_id;
+  const l = raw.last_event_id;
+  const d = raw.dont_block;
+  if (typeof q !== "string" || typeof l !== "string" || !PLAIN_INTEGER.test(l)) return null;
+  if (d !== undefined && d !== "true" && d !== "false") return null;
+  return { queue_id: q, last_event_id: Number(l), dont_block: d === "true" };
+}
+const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
+/** What a re-poll read: everything else it was sent is reported as ignored (Params.ignored). */
+const POLL_PARAMETERS = new Set(["client", "queue_id", "last_event_id", "dont_block"]);
+const ignoredBesidePoll = (raw: Record<string, unknown>) => Object.keys(raw).filter((k) => !POLL_PARAMETERS.has(k)).sort();
+
 const DeleteQueueArgs = t.Object({ queue_id: t.String() });
 
 export const eventRoutes = (app: App) =>
@@ -89,7 +108,8 @@ export const eventRoutes = (app: App) =>
     .get(
       "/events",
       async ({ args, me, request, server, set }) => {
-        const p = args.read(GetEventsArgs);
+        const quick = pollArgs(args.raw);
+        const p = quick ?? args.read(GetEventsArgs);
         if (p.queue_id === undefined) {
           if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
           const o = args.read(OpenQueueArgs) as Static<typeof OpenQueueArgs> & Record<(typeof QUEUE_CAPABILITIES)[number], boolean>;
@@ -113,7 +133,7 @@ export const eventRoutes = (app: App) =>
         const batch = await app.events.poll(queue, p.last_event_id, p.dont_block);
         // the events' JSON is shared by every queue that got them (events/wire.ts): written as is
         set.headers["content-type"] = "application/json";
-        return eventsAnswer(batch, queue.id, args.ignored());
+        return eventsAnswer(batch, queue.id, quick ? ignoredBesidePoll(args.raw) : args.ignored());
       },
       { auth: true },
     )
