@@ -85,7 +85,8 @@ export function createServer(app: App) {
       return response;
     })
     .onAfterHandle(({ set }) => {
-      if (!set.headers["cache-control"]) set.headers["cache-control"] = "no-store, no-cache, must-revalidate, max-age=0";
+      // (a route's prebuilt Headers, GET /events', carries its own)
+      if (!set.headers["cache-control"] && !(set.headers instanceof Headers)) set.headers["cache-control"] = NO_STORE;
     })
     .use(api)
     .use(webRoutes(app))
@@ -111,6 +112,9 @@ export function createServer(app: App) {
   }
   return server;
 }
+
+/** What every API answer says of caching unless its route says otherwise. */
+export const NO_STORE = "no-store, no-cache, must-revalidate, max-age=0";
 
 /** Bodies above this are refused before they are read (uploads have their own, larger limit). */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;

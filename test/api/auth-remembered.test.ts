@@ -93,6 +93,34 @@ describe("GET /events re-polls", () => {
     expect(general).toEqual(plain);
   });
 
+  test("answer as JSON that is never cached, and count against a rate limit with its headers when there is one", async () => {
+    const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["message"] })).success();
+    const r = await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true });
+    expect(r.success().events).toEqual([]);
+    expect(r.header("content-type")).toBe("application/json");
+    expect(r.header("cache-control")).toBe("no-store, no-cache, must-revalidate, max-age=0");
+    expect(r.header("x-ratelimit-limit")).toBeNull();
+
+    const limited = await startServer({ config: (c) => void (c.rate_limit.requests_per_minute = 3) });
+    try {
+      const u = limited.users.hamlet;
+      const q = (await u.client.post("/register", { event_types: ["message"] })).success().queue_id;
+      const first = await u.client.get("/events", { queue_id: q, last_event_id: -1, dont_block: true });
+      expect(first.success().queue_id).toBe(q);
+      expect(first.header("content-type")).toBe("application/json");
+      expect(first.header("cache-control")).toBe("no-store, no-cache, must-revalidate, max-age=0");
+      expect(first.header("x-ratelimit-limit")).toBe("3");
+      expect(first.header("x-ratelimit-remaining")).toBe("1");
+      await u.client.get("/events", { queue_id: q, last_event_id: -1, dont_block: true });
+      (await u.client.get("/events", { queue_id: q, last_event_id: -1, dont_block: true })).error("API usage exceeded rate limit", "RATE_LIMIT_HIT", 429);
+    } finally {
+      await limited.close();
+    }
+    // the headers made once were not changed by the answers that used them
+    const again = await s.users.hamlet.client.get("/events", { queue_id, last_event_id: -1, dont_block: true });
+    expect([...(again.response.headers as unknown as Iterable<[string, string]>)].map(([k]) => k).sort()).toEqual(["cache-control", "content-type"]);
+  });
+
   test("refuse a last_event_id or dont_block that is not what it should be, with Zulip's errors", async () => {
     const { queue_id } = (await s.users.hamlet.client.post("/register", { event_types: ["message"] })).success();
     (await s.users.hamlet.client.get("/events", { queue_id, last_event_id: "abc", dont_block: true })).error("last_event_id is not valid JSON", "BAD_REQUEST", 400);
