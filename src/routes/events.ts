@@ -74,7 +74,12 @@ function pollArgs(raw: Record<string, unknown>): { queue_id: string; last_event_
 const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
 /** What a re-poll read: everything else it was sent is reported as ignored (Params.ignored). */
 const POLL_PARAMETERS = new Set(["client", "queue_id", "last_event_id", "dont_block"]);
-const ignoredBesidePoll = (raw: Record<string, unknown>) => Object.keys(raw).filter((k) => !POLL_PARAMETERS.has(k)).sort();
+function ignoredBesidePoll(raw: Record<string, unknown>): string[] {
+  let out: string[] | null = null;
+  for (const k in raw) if (!POLL_PARAMETERS.has(k)) (out ??= []).push(k); // (raw has no prototype)
+  return out ? out.sort() : NONE;
+}
+const NONE: string[] = [];
 
 /**
  * A long-poll answer's headers, built once: Bun copies a Headers object into a Response faster than
