@@ -13,55 +13,68 @@ import { zulipImageRoutes } from "./routes/zulip-images";
 import { healthRoutes } from "./routes/health";
 import { metricsRoutes, requestMetricsFor } from "./routes/metrics";
 import { errorStatus } from "./http/request-metrics";
-import { clientOf } from "./http/client-address";
+import { peersOf } from "./http/client-address";
+import { pathOf } from "./http/url-path";
 import { discardRest, readAtMost, readFrom } from "./http/request-body";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
   const uploadLimit = uploadBodyLimit(app.config);
   const readCap = listenLimits(app.config).maxRequestBodySize;
+  const smallerLimit = Math.min(uploadLimit, MAX_BODY_BYTES);
   const metrics = app.config.metrics;
+  // chunked bodies the wrap read and found too long
+  const overLimit = new WeakSet<Request>();
   const server: Elysia<any, any, any, any, any, any, any> = new Elysia()
     // every answer waits until the request's body was read to its end (request-body.ts)
     .wrap((handle, request) => async (...args: unknown[]) => {
+      // A chunked body (no Content-Length) is read up to its limit before the framework parses it
+      // (uploads stream their bodies themselves, with their own limit); past it, the same refusal.
+      // Here rather than in a request hook: no hook (and no await) for the requests without one.
+      if (request.headers.has("transfer-encoding") && !request.headers.has("content-length") && request.body && request.method !== "OPTIONS" && request.method !== "HEAD") {
+        const path = pathOf(request.url);
+        if (!IMPORT_PATH.test(path) && !UPLOAD_PATHS.some((p) => path.startsWith(p))) {
+          let body: Blob | null = null;
+          try {
+            body = await readAtMost(request.body, MAX_BODY_BYTES);
+          } catch {} // a client gone while sending: answered as too large, to nobody
+          if (body) readFrom(request, body);
+          else overLimit.add(request); // refused by the request hook below (so metrics count it)
+        }
+      }
       const response = await handle(...args);
       await discardRest(request, readCap);
       return response;
     });
   // first of all, so every request is timed (only when metrics are on: no hook otherwise)
   if (metrics.enabled) server.use(requestMetricsFor(app));
+  // the client address is worked out when something asks for it (client-address.ts), with the socket
+  // of the server this app listens with
+  peersOf(app, () => server.server);
   server
-    // the client is worked out first, while the hook has the socket: authentication (login-throttle.ts)
-    // reads it later without one
-    .onRequest(({ request, server }) => void clientOf(app, request, server))
     .use(uploadFileRoutes(app)) // first: its request hook answers tus OPTIONS/HEAD before the generic handling below
     .onRequest(({ request }) => {
-      const path = new URL(request.url).pathname;
-      if (request.method === "OPTIONS") {
-        const allowed = allowedMethods(path);
+      const method = request.method;
+      if (method === "OPTIONS") {
+        const allowed = allowedMethods(pathOf(request.url));
         return allowed.length
           ? new Response(null, { status: 204, headers: { allow: [...allowed, "OPTIONS"].join(", ") } })
           : json({ result: "error", msg: "Not Found", code: "BAD_REQUEST" }, 404);
       }
-      if (request.method === "HEAD") return headAsGet(request);
-      // refused unread (the body is then read and thrown away, see wrap above)
+      if (method === "HEAD") return headAsGet(request);
+      if (overLimit.has(request)) return json(BODY_TOO_LARGE, 413);
+      // refused unread (the body is then read and thrown away, see wrap above); the path is looked
+      // at only for a body past the smaller of the two limits
       const length = Number(request.headers.get("content-length") ?? 0);
-      const limit = IMPORT_PATH.test(path) ? importBodyLimit(app.config) : UPLOAD_PATHS.some((p) => path.startsWith(p)) ? uploadLimit : MAX_BODY_BYTES;
-      if (length > limit) return json(BODY_TOO_LARGE, 413);
-    })
-    // A chunked body (no Content-Length) is read up to its limit before the framework parses it
-    // (uploads stream their bodies themselves, with their own limit); past it, the same refusal.
-    .onRequest(async ({ request }) => {
-      if (!request.body || request.headers.has("content-length") || !request.headers.has("transfer-encoding")) return;
-      const path = new URL(request.url).pathname;
-      if (IMPORT_PATH.test(path) || UPLOAD_PATHS.some((p) => path.startsWith(p))) return;
-      const body = await readAtMost(request.body, MAX_BODY_BYTES);
-      if (!body) return json(BODY_TOO_LARGE, 413);
-      readFrom(request, body);
+      if (length > smallerLimit) {
+        const path = pathOf(request.url);
+        const limit = IMPORT_PATH.test(path) ? importBodyLimit(app.config) : UPLOAD_PATHS.some((p) => path.startsWith(p)) ? uploadLimit : MAX_BODY_BYTES;
+        if (length > limit) return json(BODY_TOO_LARGE, 413);
+      }
     })
     .onError(({ error, code, request }) => {
       if (code === "NOT_FOUND") {
-        const allowed = allowedMethods(new URL(request.url).pathname);
+        const allowed = allowedMethods(pathOf(request.url));
         if (allowed.length) {
           errorStatus.set(request, 405);
           return json({ result: "error", msg: "Method Not Allowed", code: "BAD_REQUEST", allowed_methods: allowed }, 405);
@@ -72,7 +85,8 @@ export function createServer(app: App) {
       return response;
     })
     .onAfterHandle(({ set }) => {
-      if (!set.headers["cache-control"]) set.headers["cache-control"] = "no-store, no-cache, must-revalidate, max-age=0";
+      // (a route's prebuilt Headers, GET /events', carries its own)
+      if (!set.headers["cache-control"] && !(set.headers instanceof Headers)) set.headers["cache-control"] = NO_STORE;
     })
     // the API's parts one by one, not through one more plugin level (see apiPlugins)
     .use(apiPlugins(app))
@@ -99,6 +113,9 @@ export function createServer(app: App) {
   }
   return server;
 }
+
+/** What every API answer says of caching unless its route says otherwise. */
+export const NO_STORE = "no-store, no-cache, must-revalidate, max-age=0";
 
 /** Bodies above this are refused before they are read (uploads have their own, larger limit). */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;

@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { App } from "../app";
 import { unauthorized, ZulipError } from "../errors";
 import { findUserByApiKey, type UserRow } from "../store/users";
+import { changedRows } from "../store/db";
 import { csrfToken } from "../domain/csrf";
 import { noteUser } from "./request-log";
 import { apiKeyFailed } from "../actions/login-throttle";
@@ -34,6 +35,14 @@ async function identify(app: App, request: Request): Promise<UserRow> {
     }
     throw unauthorized();
   }
+  // A header that authenticated before names the same user while no user row has changed or gone since
+  // (a new key, a deactivation, a changed email make it stale): no decoding, no lookup. Only successes
+  // are remembered; every failure goes through the checks and the throttle again.
+  const user = await app.db.memo([changedRows("users")], `auth:${header}`, () => basicUser(app, request, header));
+  return checkActive(app, user);
+}
+
+async function basicUser(app: App, request: Request, header: string): Promise<UserRow> {
   const [scheme, encoded] = header.trim().split(/\s+/, 2);
   if (scheme?.toLowerCase() !== "basic" || !encoded) throw new ZulipError("BAD_REQUEST", "This endpoint requires HTTP basic authentication.", 400);
   let decoded: string;
@@ -53,7 +62,7 @@ async function identify(app: App, request: Request): Promise<UserRow> {
   if (!user || (user.delivery_email.toLowerCase() !== email.toLowerCase() && user.email.toLowerCase() !== email.toLowerCase())) {
     throw apiKeyFailed(app, clientOf(app, request, null).address, unauthorized("Invalid API key"));
   }
-  return checkActive(app, user);
+  return user;
 }
 
 function checkActive(app: App, user: UserRow): UserRow {
@@ -80,9 +89,12 @@ export async function sessionUser(app: App, request: Request): Promise<UserRow |
 }
 
 async function authenticateSession(app: App, token: string): Promise<UserRow> {
-  const row = await app.db.get<UserRow & { expires: number }>(
-    "SELECT u.*, s.expires AS expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = ?",
-    [token],
+  // remembered until a session or a user row changes or goes (the expiry is checked on every request)
+  const row = await app.db.memo(
+    [changedRows("sessions"), changedRows("users")],
+    `session:${token}`,
+    () => app.db.get<UserRow & { expires: number }>("SELECT u.*, s.expires AS expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token = ?", [token]),
+    (found) => found !== undefined,
   );
   // (under /json the error handler answers with Zulip's Session challenge, not Basic)
   if (!row || row.expires * 1000 < app.clock.now()) throw unauthorized();

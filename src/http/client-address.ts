@@ -65,25 +65,35 @@ export interface PeerSource {
   requestIP(request: Request): { address: string } | null;
 }
 
-/** The client of a request (worked out once per request). */
+/**
+ * Where the socket of a request is found when the caller has none at hand (authentication, the
+ * request log): the server the app listens with (server.ts registers it). Any of Bun's servers
+ * answers requestIP for any request it received, so one per app is enough.
+ */
+export function peersOf(app: App, source: () => PeerSource | null | undefined): void {
+  peerSources.set(app, source);
+}
+const peerSources = new WeakMap<App, () => PeerSource | null | undefined>();
+
+/**
+ * The client of a request, worked out the first time something asks (a rate limit, a failed login,
+ * the request log) and remembered: most requests never ask, so most never pay for it.
+ */
 export function clientOf(app: App, request: Request, server: PeerSource | null | undefined): Client {
   let c = clients.get(request);
   if (!c) {
+    const socket = server ?? peerSources.get(app)?.();
     let peer: string | null = null;
     try {
-      peer = server?.requestIP(request)?.address ?? null;
+      peer = socket?.requestIP(request)?.address ?? null;
     } catch {} // a request that did not come through this server's socket (built by hand) has no peer
     const trusted = trustedOf(app);
-    const proxied = trusted.size > 0; // with no trusted proxy the headers are never read
-    c = resolveClient(
-      {
-        peer,
-        forwardedFor: proxied ? request.headers.get("x-forwarded-for") : null,
-        forwardedProto: proxied ? request.headers.get("x-forwarded-proto") : null,
-        tls: app.config.server.tls_cert !== "",
-      },
-      trusted,
-    );
+    const tls = app.config.server.tls_cert !== "";
+    // with no trusted proxy the headers are never read
+    c =
+      trusted.size === 0
+        ? { address: peer ? plainAddress(peer) : "local", https: tls }
+        : resolveClient({ peer, forwardedFor: request.headers.get("x-forwarded-for"), forwardedProto: request.headers.get("x-forwarded-proto"), tls }, trusted);
     clients.set(request, c);
   }
   return c;

@@ -30,8 +30,12 @@ type Handler<S> = (request: Request, server: S) => Response | Promise<Response>;
 /** Wraps a server's fetch handler so each answered request writes its line to the app's log. */
 export function withRequestLog<S extends PeerSource>(app: App, handle: Handler<S>): (request: Request, server: S) => Promise<Response> {
   const log = app.log;
+  // a request line is written for every answer at info: the client is then worked out as the request
+  // comes in, while its socket is there (a long-poll's client may be gone by the time it is answered)
+  const lines = log.enabled("info");
   return async (request, server) => {
     const started = performance.now();
+    if (lines) clientOf(app, request, server);
     let status = 500;
     try {
       const response = await handle(request, server);

@@ -69,7 +69,17 @@ export function createLog(opts: LogOptions | boolean = {}): Log {
       setImmediate(flush);
     }
   };
-  const time = () => new Date(now()).toISOString();
+  // a burst of answers (a broadcast's long-polls) shares its millisecond: formatted once for them all
+  let lastMs = NaN;
+  let lastTime = "";
+  const time = () => {
+    const ms = now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastTime = new Date(ms).toISOString();
+    }
+    return lastTime;
+  };
 
   const entry = (level: LogLevel) => (msg: string, extra?: Record<string, unknown>) => {
     if (RANK[level] < min) return;

@@ -57,6 +57,41 @@ const OpenQueueArgs = t.Object({
   lifespan_secs: t.Integer({ minimum: 0, default: 0 }),
   ...Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, t.Boolean({ default: false })])),
 });
+/**
+ * A re-poll's parameters in their usual form (queue_id, a plain integer last_event_id, dont_block
+ * true/false or absent), read without the general reader: every long-poll answer is followed by one.
+ * Anything else (null when so) goes through args.read(GetEventsArgs), which gives the same values and
+ * Zulip's errors.
+ */
+function pollArgs(raw: Record<string, unknown>): { queue_id: string; last_event_id: number; dont_block: boolean } | null {
+  const q = raw.queue_id;
+  const l = raw.last_event_id;
+  const d = raw.dont_block;
+  if (typeof q !== "string" || typeof l !== "string" || !PLAIN_INTEGER.test(l)) return null;
+  if (d !== undefined && d !== "true" && d !== "false") return null;
+  return { queue_id: q, last_event_id: Number(l), dont_block: d === "true" };
+}
+const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
+/** What a re-poll read: everything else it was sent is reported as ignored (Params.ignored). */
+const POLL_PARAMETERS = new Set(["client", "queue_id", "last_event_id", "dont_block"]);
+function ignoredBesidePoll(raw: Record<string, unknown>): string[] {
+  let out: string[] | null = null;
+  for (const k in raw) if (!POLL_PARAMETERS.has(k)) (out ??= []).push(k); // (raw has no prototype)
+  return out ? out.sort() : NONE;
+}
+const NONE: string[] = [];
+
+/**
+ * A long-poll answer's headers, built once: Bun copies a Headers object into a Response faster than
+ * it reads a plain object's. (The cache-control the server adds to every API answer is in it; the
+ * server's after-handle hook leaves a Headers object alone.)
+ */
+const EVENTS_ANSWER_HEADERS = new Headers({ "content-type": "application/json", "cache-control": "no-store, no-cache, must-revalidate, max-age=0" });
+const isEmpty = (o: object) => {
+  for (const _ in o) return false;
+  return true;
+};
+
 const DeleteQueueArgs = t.Object({ queue_id: t.String() });
 
 export const eventRoutes = (app: App) =>
@@ -89,7 +124,8 @@ export const eventRoutes = (app: App) =>
     .get(
       "/events",
       async ({ args, me, request, server, set }) => {
-        const p = args.read(GetEventsArgs);
+        const quick = pollArgs(args.raw);
+        const p = quick ?? args.read(GetEventsArgs);
         if (p.queue_id === undefined) {
           if (!p.dont_block) throw badRequest("Missing 'queue_id' argument");
           const o = args.read(OpenQueueArgs) as Static<typeof OpenQueueArgs> & Record<(typeof QUEUE_CAPABILITIES)[number], boolean>;
@@ -111,9 +147,11 @@ export const eventRoutes = (app: App) =>
         // A long-poll outlives Bun's idle timeout: the heartbeat (45-55 s) ends it instead.
         if (!p.dont_block) server?.timeout(request, 0);
         const batch = await app.events.poll(queue, p.last_event_id, p.dont_block);
-        // the events' JSON is shared by every queue that got them (events/wire.ts): written as is
-        set.headers["content-type"] = "application/json";
-        return eventsAnswer(batch, queue.id, args.ignored());
+        // the events' JSON is shared by every queue that got them (events/wire.ts): written as is;
+        // its headers are made once, unless a rate limit added its own
+        if (isEmpty(set.headers)) set.headers = EVENTS_ANSWER_HEADERS as unknown as typeof set.headers;
+        else set.headers["content-type"] = "application/json";
+        return eventsAnswer(batch, queue.id, quick ? ignoredBesidePoll(args.raw) : args.ignored());
       },
       { auth: true },
     )

@@ -9,6 +9,7 @@ import { errorResponse } from "../http/error-handler";
 import { fileResponse } from "../uploads/file-response";
 import { pathIdFromSegments, segmentsAfter } from "../uploads/paths";
 import { isTusPath, tusEarlyResponse } from "./tus";
+import { pathOf } from "../http/url-path";
 
 /** The caller by Basic auth or session cookie; null (a spectator) when no credentials are sent. */
 async function caller(app: App, request: Request) {
@@ -42,7 +43,7 @@ export const uploadFileRoutes = (app: App) => {
   void startUploads(app).catch((e) => app.log.error("upload start-up failed", { error: String(e) }));
   return new Elysia({ name: "upload-files" })
     .onRequest(({ request }) => {
-      const path = new URL(request.url).pathname;
+      const path = pathOf(request.url);
       if (isTusPath(path)) return tusEarlyResponse(app, request);
       if (request.method === "POST" && (path === "/api/v1/user_uploads" || path === "/json/user_uploads")) {
         const length = Number(request.headers.get("content-length") ?? 0);
