@@ -109,14 +109,20 @@ class MessageWriter {
 
 async function writeAll(sql: Sql, jobs: WriteJob<any>[]): Promise<{ id: number; extra: any }[]> {
   for (const j of jobs) if (j.before) await j.before(sql);
-  let next = await nextMessageId(sql);
-  const rows = jobs.map((j) => ({ ...j.row, id: next++ }) as MessageRow);
+  const first = await nextMessageId(sql);
+  const rows: MessageRow[] = [];
+  const userMessages: { userId: number; messageId: number; flags: number }[] = [];
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    rows.push({ ...j.row, id: first + i });
+    for (const r of j.recipients) userMessages.push({ userId: r.userId, messageId: first + i, flags: r.flags });
+  }
   await insertMessages(sql, rows);
-  await insertUserMessages(sql, jobs.flatMap((j, i) => j.recipients.map((r) => ({ userId: r.userId, messageId: rows[i]!.id, flags: r.flags }))), { newMessages: true });
+  await insertUserMessages(sql, userMessages, { newMessages: true });
   const out: { id: number; extra: any }[] = [];
   for (let i = 0; i < jobs.length; i++) {
     const j = jobs[i]!;
-    out.push({ id: rows[i]!.id, extra: j.after ? await j.after(sql, rows[i]!.id) : undefined });
+    out.push({ id: first + i, extra: j.after ? await j.after(sql, first + i) : undefined });
   }
   return out;
 }
