@@ -188,24 +188,24 @@ export const setFirstMessageId = (sql: Sql, streamId: number, messageId: number)
 export const oldestStreamMessageId = async (sql: Sql, streamId: number) =>
   (await sql.get<{ m: number | null }>("SELECT min(id) AS m FROM messages WHERE stream_id = ?", [streamId]))?.m ?? null;
 
-/** The id the next inserted message gets (inside the write transaction: ids are assigned in order). */
-export const nextMessageId = async (sql: Sql) =>
-  ((await sql.get<{ m: number | null }>("SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0), coalesce((SELECT max(id) FROM messages), 0)) AS m"))?.m ?? 0) + 1;
-
-const MESSAGE_COLUMNS = "id, realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content, date_sent, client, has_attachment, has_image, has_link, is_me_message";
+const MESSAGE_COLUMNS = "realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content, date_sent, client, has_attachment, has_image, has_link, is_me_message";
 
 const messageInserts: string[] = [];
 const MESSAGES_HEAD = `INSERT INTO messages (${MESSAGE_COLUMNS})`;
 const MESSAGES_CHUNK = 100;
 
-/** Many messages with their ids, in multi-row INSERTs (chunks of 100 rows). */
-export async function insertMessages(sql: Sql, rows: MessageRow[]) {
+/**
+ * New messages, in multi-row INSERTs (chunks of 100 rows); returns their ids, in order. SQLite gives
+ * the rows of one INSERT consecutive ids after the newest ever given (AUTOINCREMENT), so each
+ * statement's last id tells them all: no query for the next id.
+ */
+export async function insertNewMessages(sql: Sql, rows: Omit<MessageRow, "id">[]): Promise<number[]> {
+  const ids: number[] = [];
   for (let start = 0; start < rows.length; start += MESSAGES_CHUNK) {
     const end = Math.min(rows.length, start + MESSAGES_CHUNK);
-    const args = new Array<unknown>((end - start) * 15);
+    const args = new Array<unknown>((end - start) * 14);
     for (let i = start, k = 0; i < end; i++) {
       const m = rows[i]!;
-      args[k++] = m.id;
       args[k++] = m.realm_id;
       args[k++] = m.sender_id;
       args[k++] = m.recipient_id;
@@ -221,6 +221,8 @@ export async function insertMessages(sql: Sql, rows: MessageRow[]) {
       args[k++] = m.has_link;
       args[k++] = m.is_me_message;
     }
-    await sql.run(multiRowInsert(messageInserts, MESSAGES_HEAD, "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", end - start), args);
+    const { lastId } = await sql.run(multiRowInsert(messageInserts, MESSAGES_HEAD, "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", end - start), args);
+    for (let id = lastId - (end - start) + 1; id <= lastId; id++) ids.push(id);
   }
+  return ids;
 }
