@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { topicLinks, type RenderContext } from "../../src/domain/markdown";
-import { renderMarkdown } from "../../src/domain/markdown/render";
+import { isPlainLine, renderMarkdown } from "../../src/domain/markdown/render";
+import { md } from "../../src/domain/markdown/md";
 import { linkify } from "../../src/domain/markdown/linkify";
 import { LinkifyIt } from "linkify-it";
 
@@ -547,5 +548,30 @@ describe("linkify's quick refusal", () => {
   test("still finds links, e-mails and schemes", () => {
     for (const text of ["see example.com", "mail me at a@b.org", "http://localhost:8080", "//cdn.example/x", "mailto:x@y", "x@[IPv6:::1]"]) expect(linkify.test(text)).toBe(true);
     expect(linkify.test("Hello @**Bench User 3**, how is it going? :smile:")).toBe(false);
+  });
+});
+
+describe("the plain-line fast path", () => {
+  // every character the fast path takes, and some it must leave to markdown-it
+  const taken = ["a", "Z", "0", "9", " ", "  ", ",", "?", ";", "'", '"', "%", "word", "ok"];
+  const refused = [".", ":", "@", "*", "_", "#", "-", "&", "<", "\n", "é", "😀", "/", "(", "[", "~", "|", "$", "!", "\\", "`", "\t"];
+  const fullRender = (content: string, c: RenderContext) => md.render(content, { ctx: c, result: renderMarkdown("x .", c) }).replace(/\n+$/, "");
+  test("answers what markdown-it answers, for lines of the characters it takes", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...taken), { minLength: 1, maxLength: 20 }), (parts) => {
+        const text = parts.join("");
+        const r = renderMarkdown(text, ctx);
+        expect(r.html).toBe(fullRender(text, ctx));
+        expect([r.mentionedUserIds.size, r.hasLink, r.isMeMessage, r.wildcard.stream, r.uploadPaths.length]).toEqual([0, false, false, false, 0]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  test("is taken only by lines without any other character, edge spaces or linkifiers", () => {
+    expect(isPlainLine("Sounds good, see you at 5?")).toBe(true);
+    for (const c of refused) expect(isPlainLine(`hello ${c} there`)).toBe(false);
+    for (const text of [" indented", "    code", "trailing ", ""]) expect(isPlainLine(text)).toBe(false);
+    const withLinkifier = context({ linkifiers: [{ pattern: "ABC(?P<id>[0-9]+)", url_template: "https://tracker.example/{id}" }] });
+    expect(html("see ABC123 now", withLinkifier)).toContain('href="https://tracker.example/123"');
   });
 });
