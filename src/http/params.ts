@@ -15,24 +15,26 @@ export class Params {
   /** Decodes and validates the parameters named by `schema` (a t.Object). Throws Zulip's errors. */
   read<S extends TSchema>(schema: S): S["static"] {
     const out: Record<string, unknown> = {};
-    const props = (schema as any).properties as Record<string, TSchema>;
-    const required = new Set<string>((schema as any).required ?? []);
-    for (const [name, prop] of Object.entries(props)) {
-      const names = [name, ...(((prop as any).aliases as string[]) ?? [])];
-      const present = names.filter((n) => this.raw[n] !== undefined);
-      names.forEach((n) => this.used.add(n));
-      if (present.length > 1 && this.raw[present[0]!] !== this.raw[present[1]!]) {
-        throw new ZulipError("REQUEST_CONFUSING_VAR", `Can't decide between '${present[0]}' and '${present[1]}' arguments`, 400);
+    for (const f of fieldsOf(schema)) {
+      let given: string | undefined;
+      let second: string | undefined;
+      for (const n of f.names) {
+        this.used.add(n);
+        if (this.raw[n] === undefined) continue;
+        if (given === undefined) given = n;
+        else second ??= n;
       }
-      const given = present[0];
+      if (second !== undefined && this.raw[given!] !== this.raw[second]) {
+        throw new ZulipError("REQUEST_CONFUSING_VAR", `Can't decide between '${given}' and '${second}' arguments`, 400);
+      }
       if (given === undefined) {
-        const d = (prop as any).default;
+        const d = f.default;
         // objects are copied so a handler cannot change the schema's default; primitives need no copy
-        if (d !== undefined) out[name] = typeof d === "object" && d !== null ? structuredClone(d) : d;
-        else if (required.has(name)) throw missingArgument(name);
+        if (d !== undefined) out[f.name] = typeof d === "object" && d !== null ? structuredClone(d) : d;
+        else if (f.required) throw missingArgument(f.name);
         continue;
       }
-      out[name] = decode(name, prop, this.raw[given]);
+      out[f.name] = decode(f.name, f.prop, this.raw[given]);
     }
     return out as S["static"];
   }
@@ -65,6 +67,33 @@ export class Params {
       ...(ignored.length ? { ignored_parameters_unsupported: ignored } : {}),
     };
   }
+}
+
+interface Field {
+  name: string;
+  /** the name and its aliases, in the order they are looked for */
+  names: string[];
+  prop: TSchema;
+  required: boolean;
+  default: unknown;
+}
+const fieldCache = new WeakMap<object, Field[]>();
+
+/** A t.Object's fields, worked out once per schema (every request of an endpoint reads the same one). */
+function fieldsOf(schema: TSchema): Field[] {
+  let fields = fieldCache.get(schema);
+  if (fields) return fields;
+  const props = (schema as any).properties as Record<string, TSchema>;
+  const required = new Set<string>((schema as any).required ?? []);
+  fields = Object.entries(props).map(([name, prop]) => ({
+    name,
+    names: [name, ...(((prop as any).aliases as string[]) ?? [])],
+    prop,
+    required: required.has(name),
+    default: (prop as any).default,
+  }));
+  fieldCache.set(schema, fields);
+  return fields;
 }
 
 /**

@@ -60,6 +60,20 @@ const ADD_ONLY = /^\s*INSERT(?:\s+OR\s+(?:IGNORE|ABORT|FAIL|ROLLBACK))?\s+INTO\b
  */
 export const changedRows = (table: string) => `${table} (rows changed)`;
 
+/** The tables (and changedRows pseudo-tables) a statement makes stale; "*" when the pattern cannot name them. */
+function writtenTables(sql: string): string[] {
+  const m = WRITE.exec(sql);
+  if (!m) return ["*"];
+  const table = m[1]!.toLowerCase();
+  const addOnly = ADD_ONLY.test(sql);
+  const out: string[] = [];
+  for (const t of [table, ...(CASCADES[table] ?? [])]) {
+    out.push(t);
+    if (!addOnly) out.push(changedRows(t));
+  }
+  return out;
+}
+
 /**
  * Table versions for the read cache: a committed write to a table makes every remembered read of it
  * stale. A statement the pattern cannot name (multi-statement exec) makes everything stale.
@@ -69,15 +83,25 @@ class Versions {
   private all = 0;
   private readonly memos = new Map<string, { value: unknown; stamp: number }>();
 
+  /**
+   * What each statement text writes: the same texts come back, and a send's multi-row INSERTs are KBs
+   * long (the patterns scan all of it). Bounded by its texts' length, as the statement cache.
+   */
+  private readonly writes = new Map<string, string[]>();
+  private writesChars = 0;
+
   written(sql: string, into: Set<string>): void {
-    const m = WRITE.exec(sql);
-    if (!m) return void into.add("*");
-    const table = m[1]!.toLowerCase();
-    const addOnly = ADD_ONLY.test(sql);
-    for (const t of [table, ...(CASCADES[table] ?? [])]) {
-      into.add(t);
-      if (!addOnly) into.add(changedRows(t));
+    let tables = this.writes.get(sql);
+    if (!tables) {
+      tables = writtenTables(sql);
+      if (this.writesChars + sql.length > STATEMENT_CACHE_CHARS) {
+        this.writes.clear();
+        this.writesChars = 0;
+      }
+      this.writes.set(sql, tables);
+      this.writesChars += sql.length;
     }
+    for (const t of tables) into.add(t);
   }
 
   bump(tables: Set<string>): void {

@@ -39,16 +39,34 @@ export async function insertMessage(sql: Sql, m: NewMessage): Promise<number> {
 }
 
 /**
+ * The text of a multi-row INSERT of `rows` tuples, one string per row count: the statement cache finds
+ * it without building (and hashing) a new text of several KB for every batch of sends.
+ */
+function multiRowInsert(cache: string[], head: string, tuple: string, rows: number): string {
+  return (cache[rows] ??= `${head} VALUES ${Array(rows).fill(tuple).join(",")}`);
+}
+const userMessageInserts: string[] = [];
+const USER_MESSAGES_HEAD = "INSERT OR IGNORE INTO user_messages (user_id, message_id, flags)";
+const USER_MESSAGES_CHUNK = 500;
+
+/**
  * user_messages rows in multi-row INSERTs (chunks of 500 rows). Existing rows are left alone. Rows of
  * older messages may fall below their user's unread floor, where unread ones must lie in a range; the
  * rows of messages being sent (`newMessages`, ids above every floor) skip that step.
  */
 export async function insertUserMessages(sql: Sql, rows: { userId: number; messageId: number; flags: number }[], opts: { newMessages?: boolean } = {}) {
-  const parts = chunked(rows);
-  const stmts = parts.map((part) => ({
-    sql: `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES ${part.map(() => "(?,?,?)").join(",")}`,
-    args: part.flatMap((r) => [r.userId, r.messageId, r.flags]),
-  }));
+  const stmts: { sql: string; args: number[] }[] = [];
+  for (let start = 0; start < rows.length; start += USER_MESSAGES_CHUNK) {
+    const end = Math.min(rows.length, start + USER_MESSAGES_CHUNK);
+    const args = new Array<number>((end - start) * 3);
+    for (let i = start, k = 0; i < end; i++) {
+      const r = rows[i]!;
+      args[k++] = r.userId;
+      args[k++] = r.messageId;
+      args[k++] = r.flags;
+    }
+    stmts.push({ sql: multiRowInsert(userMessageInserts, USER_MESSAGES_HEAD, "(?,?,?)", end - start), args });
+  }
   if (stmts.length === 1) await sql.run(stmts[0]!.sql, stmts[0]!.args);
   else if (stmts.length) await sql.batch(stmts);
   if (!opts.newMessages) await coverUnreadBelowFloor(sql, rows);
@@ -170,21 +188,41 @@ export const setFirstMessageId = (sql: Sql, streamId: number, messageId: number)
 export const oldestStreamMessageId = async (sql: Sql, streamId: number) =>
   (await sql.get<{ m: number | null }>("SELECT min(id) AS m FROM messages WHERE stream_id = ?", [streamId]))?.m ?? null;
 
-/** The id the next inserted message gets (inside the write transaction: ids are assigned in order). */
-export const nextMessageId = async (sql: Sql) =>
-  ((await sql.get<{ m: number | null }>("SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0), coalesce((SELECT max(id) FROM messages), 0)) AS m"))?.m ?? 0) + 1;
+const MESSAGE_COLUMNS = "realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content, date_sent, client, has_attachment, has_image, has_link, is_me_message";
 
-const MESSAGE_COLUMNS = "id, realm_id, sender_id, recipient_id, stream_id, dm_key, topic, content, rendered_content, date_sent, client, has_attachment, has_image, has_link, is_me_message";
+const messageInserts: string[] = [];
+const MESSAGES_HEAD = `INSERT INTO messages (${MESSAGE_COLUMNS})`;
+const MESSAGES_CHUNK = 100;
 
-/** Many messages with their ids, in multi-row INSERTs (chunks of 100 rows). */
-export async function insertMessages(sql: Sql, rows: MessageRow[]) {
-  for (const part of chunked(rows, 100)) {
-    await sql.run(
-      `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES ${part.map(() => "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)").join(",")}`,
-      part.flatMap((m) => [
-        m.id, m.realm_id, m.sender_id, m.recipient_id, m.stream_id, m.dm_key, m.topic, m.content, m.rendered_content,
-        m.date_sent, m.client, m.has_attachment, m.has_image, m.has_link, m.is_me_message,
-      ]),
-    );
+/**
+ * New messages, in multi-row INSERTs (chunks of 100 rows); returns their ids, in order. SQLite gives
+ * the rows of one INSERT consecutive ids after the newest ever given (AUTOINCREMENT), so each
+ * statement's last id tells them all: no query for the next id.
+ */
+export async function insertNewMessages(sql: Sql, rows: Omit<MessageRow, "id">[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < rows.length; start += MESSAGES_CHUNK) {
+    const end = Math.min(rows.length, start + MESSAGES_CHUNK);
+    const args = new Array<unknown>((end - start) * 14);
+    for (let i = start, k = 0; i < end; i++) {
+      const m = rows[i]!;
+      args[k++] = m.realm_id;
+      args[k++] = m.sender_id;
+      args[k++] = m.recipient_id;
+      args[k++] = m.stream_id;
+      args[k++] = m.dm_key;
+      args[k++] = m.topic;
+      args[k++] = m.content;
+      args[k++] = m.rendered_content;
+      args[k++] = m.date_sent;
+      args[k++] = m.client;
+      args[k++] = m.has_attachment;
+      args[k++] = m.has_image;
+      args[k++] = m.has_link;
+      args[k++] = m.is_me_message;
+    }
+    const { lastId } = await sql.run(multiRowInsert(messageInserts, MESSAGES_HEAD, "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", end - start), args);
+    for (let id = lastId - (end - start) + 1; id <= lastId; id++) ids.push(id);
   }
+  return ids;
 }

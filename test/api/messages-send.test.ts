@@ -58,6 +58,12 @@ describe("POST /messages to a channel", () => {
     (await send("hamlet", { type: "stream", to: "Denmark", content: "x" })).error("Missing topic");
   });
 
+  test("`topic` and `subject` together must agree: two different topics are refused, the same one is taken", async () => {
+    (await send("hamlet", { type: "stream", to: "Denmark", topic: "one", subject: "two", content: "x" })).error("Can't decide between 'topic' and 'subject' arguments", "REQUEST_CONFUSING_VAR", 400);
+    const id = (await send("hamlet", { type: "stream", to: "Denmark", topic: "same", subject: "same", content: "x" })).success().id;
+    expect((await messageRow(s, id))!.topic).toBe("same");
+  });
+
   test("'(no topic)' and the empty-topic display name mean the empty topic", async () => {
     for (const topic of ["(no topic)", "general chat", ""]) {
       const id = (await send("hamlet", { type: "stream", to: "Denmark", topic, content: "x" })).success().id;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { topicLinks, type RenderContext } from "../../src/domain/markdown";
-import { renderMarkdown } from "../../src/domain/markdown/render";
+import { isPlainLine, renderMarkdown } from "../../src/domain/markdown/render";
+import { md } from "../../src/domain/markdown/md";
 import { linkify } from "../../src/domain/markdown/linkify";
 import { NORMAL_URL } from "../../src/domain/markdown/md";
 import markdownIt from "markdown-it";
@@ -584,5 +585,30 @@ describe("links' URLs kept as they are", () => {
   test("a URL outside it is still normalized", () => {
     expect(NORMAL_URL.test("https://exämple.com/a b")).toBe(false);
     expect(html("[x](https://exämple.com/ä)")).toBe('<p><a href="https://xn--exmple-cua.com/%C3%A4">x</a></p>');
+  });
+});
+
+describe("the plain-line fast path", () => {
+  // every character the fast path takes, and some it must leave to markdown-it
+  const taken = ["a", "Z", "0", "9", " ", "  ", ",", "?", ";", "'", '"', "%", "word", "ok"];
+  const refused = [".", ":", "@", "*", "_", "#", "-", "&", "<", "\n", "é", "😀", "/", "(", "[", "~", "|", "$", "!", "\\", "`", "\t"];
+  const fullRender = (content: string, c: RenderContext) => md.render(content, { ctx: c, result: renderMarkdown("x .", c) }).replace(/\n+$/, "");
+  test("answers what markdown-it answers, for lines of the characters it takes", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...taken), { minLength: 1, maxLength: 20 }), (parts) => {
+        const text = parts.join("");
+        const r = renderMarkdown(text, ctx);
+        expect(r.html).toBe(fullRender(text, ctx));
+        expect([r.mentionedUserIds.size, r.hasLink, r.isMeMessage, r.wildcard.stream, r.uploadPaths.length]).toEqual([0, false, false, false, 0]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  test("is taken only by lines without any other character, edge spaces or linkifiers", () => {
+    expect(isPlainLine("Sounds good, see you at 5?")).toBe(true);
+    for (const c of refused) expect(isPlainLine(`hello ${c} there`)).toBe(false);
+    for (const text of [" indented", "    code", "trailing ", ""]) expect(isPlainLine(text)).toBe(false);
+    const withLinkifier = context({ linkifiers: [{ pattern: "ABC(?P<id>[0-9]+)", url_template: "https://tracker.example/{id}" }] });
+    expect(html("see ABC123 now", withLinkifier)).toContain('href="https://tracker.example/123"');
   });
 });

@@ -1,6 +1,6 @@
 import type { App } from "../../app";
 import type { Db, Sql } from "../../store/db";
-import { insertMessages, insertUserMessages, nextMessageId, type MessageRow } from "../../store/messages";
+import { insertNewMessages, insertUserMessages, type MessageRow } from "../../store/messages";
 import { indexSearchSoon } from "./search-index";
 import { noteRowsReceived } from "./unread-floors";
 import { metricsOf } from "../../lib/metrics";
@@ -109,14 +109,16 @@ class MessageWriter {
 
 async function writeAll(sql: Sql, jobs: WriteJob<any>[]): Promise<{ id: number; extra: any }[]> {
   for (const j of jobs) if (j.before) await j.before(sql);
-  let next = await nextMessageId(sql);
-  const rows = jobs.map((j) => ({ ...j.row, id: next++ }) as MessageRow);
-  await insertMessages(sql, rows);
-  await insertUserMessages(sql, jobs.flatMap((j, i) => j.recipients.map((r) => ({ userId: r.userId, messageId: rows[i]!.id, flags: r.flags }))), { newMessages: true });
+  const ids = await insertNewMessages(sql, jobs.map((j) => j.row));
+  const userMessages: { userId: number; messageId: number; flags: number }[] = [];
+  for (let i = 0; i < jobs.length; i++) {
+    for (const r of jobs[i]!.recipients) userMessages.push({ userId: r.userId, messageId: ids[i]!, flags: r.flags });
+  }
+  await insertUserMessages(sql, userMessages, { newMessages: true });
   const out: { id: number; extra: any }[] = [];
   for (let i = 0; i < jobs.length; i++) {
     const j = jobs[i]!;
-    out.push({ id: rows[i]!.id, extra: j.after ? await j.after(sql, rows[i]!.id) : undefined });
+    out.push({ id: ids[i]!, extra: j.after ? await j.after(sql, ids[i]!) : undefined });
   }
   return out;
 }
