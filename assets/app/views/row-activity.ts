@@ -3,7 +3,7 @@
  * picker opened from its reaction button). A row draws its hover actions only while in use (or selected,
  * or starred: MessageRow): fifty rows of hidden buttons and icons were a fifth of the elements the first
  * paint laid out, while a person sees them on one row at a time. A touch screen (no hover) shows them on
- * every row (messages.css), so there every row draws them.
+ * every row (messages.css), so there every row draws them. A recipient bar draws its topic menu the same way.
  */
 import { useState } from "preact/hooks";
 import { pickerRequest } from "./emoji-picker-host";
