@@ -61,7 +61,8 @@ function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
   const time = formatTime(m.timestamp, twentyFourHour);
   const widget = m.submessages.length > 0 && m.submessages[0]!.msg_type === "widget";
   const mentioned = m.flags.some((f) => f === "mentioned" || f === "stream_wildcard_mentioned" || f === "topic_wildcard_mentioned");
-  const classes = ["message-row", showSender ? "first" : "", unread ? "unread" : "", mentioned ? "mentioned" : "", pending ? "pending" : "", m.is_me_message ? "me-message" : "", selected ? "selected" : "", starred ? "starred" : ""].join(" ");
+  const actions = !!view && !pending && !editing;
+  const classes = ["message-row", showSender ? "first" : "", unread ? "unread" : "", mentioned ? "mentioned" : "", pending ? "pending" : "", m.is_me_message ? "me-message" : "", selected ? "selected" : "", starred ? "starred" : "", actions ? "has-actions" : ""].join(" ");
   return (
     <article class={classes} data-message-id={pending ? undefined : m.id} tabIndex={-1} aria-label={`${name}, ${time}${unread ? ", unread" : ""}${starred ? ", starred" : ""}`} {...handlers}>
       <div class="message-gutter">{showSender ? <Avatar userId={m.sender_id} name={name} /> : hovered && <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>{time}</time>}</div>
@@ -80,7 +81,7 @@ function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
         {!pending && <Reactions m={m} />}
         {pending && <span class="pending-note">Sending…</span>}
       </div>
-      {view && !pending && !editing && (active || selected || starred) && (
+      {actions && (active || selected || starred) && (
         <div class="message-controls">
           <button type="button" class="icon-button menu-button add-reaction" aria-label="Add emoji reaction" title="Add emoji reaction" onClick={(e) => openReactionPicker(m, e.currentTarget)}>
             <AddReactionIcon size={16} />
