@@ -457,6 +457,40 @@ describe("acting on messages in the browser", () => {
     expect(errors).toEqual([]);
   }, 20_000);
 
+  test("only a message in use draws its actions: hovering shows them, the selected and a starred message keep theirs, and the keyboard still reaches the topic's menu", async () => {
+    const ids: number[] = [];
+    for (const text of ["Light one.", "Light two.", "Light three.", "Light four."]) ids.push(await send("othello", "light rows", text));
+    (await w.s.users.hamlet.client.post("/messages/flags", { messages: JSON.stringify([ids[1]]), op: "add", flag: "starred" })).success();
+    const { page, errors } = await w.open();
+    await w.logIn(page, "hamlet", generalTopic("light rows"));
+    await row(page, "Light four.").waitFor();
+    await page.mouse.move(0, 0);
+    // it opens at the first unread message, selected: that one and the starred one have their buttons, the others none
+    const drawn = () => page.locator(".message-row .message-controls").evaluateAll((els) => els.map((e) => e.closest(".message-row")!.querySelector(".message-content")!.textContent));
+    await eventually(drawn, ["Light one.", "Light two."]);
+    await row(page, "Light two.").getByRole("button", { name: "Unstar message" }).waitFor({ state: "visible" });
+    expect(await page.locator(".message-row .hover-time").count()).toBe(0);
+    expect(await page.locator(".recipient-bar .row-menu").count()).toBe(0);
+
+    // hovering a message shows its time and its buttons; its menu stays open when the pointer leaves, Escape gives the focus back
+    const third = row(page, "Light three.");
+    await third.hover();
+    await third.locator(".hover-time").waitFor({ state: "visible" });
+    await third.getByRole("button", { name: "Message actions" }).click();
+    await page.mouse.move(0, 0);
+    await page.getByRole("menuitem", { name: "Copy link to message" }).waitFor();
+    await page.keyboard.press("Escape");
+    expect(await page.evaluate(() => `${document.activeElement?.getAttribute("aria-label")} ${document.activeElement?.closest(".message-row")?.querySelector(".message-content")?.textContent}`)).toBe("Message actions Light three.");
+
+    // from the topic's link in the bar above the messages, Tab reaches the topic's menu
+    await page.locator(".recipient-bar .recipient-topic").focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Topic actions for light rows");
+    await page.keyboard.press("Enter");
+    await page.getByRole("menuitem", { name: "Mark topic as read" }).waitFor();
+    expect(errors).toEqual([]);
+  }, 20_000);
+
   test("Home and End reach the first and the last loaded message even when they are outside the rows the page holds", async () => {
     for (let i = 1; i <= 260; i++) await send("cordelia", "long keys", `Line ${i}`);
     (await w.s.users.hamlet.client.post("/mark_all_as_read")).success();

@@ -2,7 +2,8 @@
  * One message: the sender (where it changes), the time, the content, edited and moved marks, and its
  * actions in the row's last column: on hover or focus a reaction, the star and the menu of everything
  * else (a starred message keeps its star shown). The selected message (keyboard cursor) is outlined; a
- * message being edited shows its editor in place.
+ * message being edited shows its editor in place. The actions and the hover time are drawn only on a row in
+ * use (row-activity.ts), the selected one and a starred one: the other rows would only hide them.
  */
 import { useContext } from "preact/hooks";
 import { formatFull, formatTime } from "../lib/time";
@@ -18,6 +19,7 @@ import { Editor } from "./editing";
 import { Avatar } from "./people-bits";
 import { openReactionPicker, Reactions } from "./Reactions";
 import { AddReactionIcon } from "./icons-writing";
+import { useRowActivity } from "./row-activity";
 
 /** A poll or a to-do list (its code loads with the first one shown); the message's text until then. */
 const Widget = lazy(
@@ -51,6 +53,7 @@ interface Props {
 
 function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
   const view = useContext(ViewContext);
+  const { hovered, active, handlers } = useRowActivity();
   const twentyFourHour = settings.value.twenty_four_hour_time;
   const name = users.value[m.sender_id]?.full_name ?? m.sender_full_name;
   const unread = !pending && !m.flags.includes("read");
@@ -58,10 +61,11 @@ function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
   const time = formatTime(m.timestamp, twentyFourHour);
   const widget = m.submessages.length > 0 && m.submessages[0]!.msg_type === "widget";
   const mentioned = m.flags.some((f) => f === "mentioned" || f === "stream_wildcard_mentioned" || f === "topic_wildcard_mentioned");
-  const classes = ["message-row", showSender ? "first" : "", unread ? "unread" : "", mentioned ? "mentioned" : "", pending ? "pending" : "", m.is_me_message ? "me-message" : "", selected ? "selected" : "", starred ? "starred" : ""].join(" ");
+  const actions = !!view && !pending && !editing;
+  const classes = ["message-row", showSender ? "first" : "", unread ? "unread" : "", mentioned ? "mentioned" : "", pending ? "pending" : "", m.is_me_message ? "me-message" : "", selected ? "selected" : "", starred ? "starred" : "", actions ? "has-actions" : ""].join(" ");
   return (
-    <article class={classes} data-message-id={pending ? undefined : m.id} tabIndex={-1} aria-label={`${name}, ${time}${unread ? ", unread" : ""}${starred ? ", starred" : ""}`}>
-      <div class="message-gutter">{showSender ? <Avatar userId={m.sender_id} name={name} /> : <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>{time}</time>}</div>
+    <article class={classes} data-message-id={pending ? undefined : m.id} tabIndex={-1} aria-label={`${name}, ${time}${unread ? ", unread" : ""}${starred ? ", starred" : ""}`} {...handlers}>
+      <div class="message-gutter">{showSender ? <Avatar userId={m.sender_id} name={name} /> : hovered && <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>{time}</time>}</div>
       <div class="message-main">
         {showSender && (
           <header class="message-header">
@@ -77,7 +81,7 @@ function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
         {!pending && <Reactions m={m} />}
         {pending && <span class="pending-note">Sending…</span>}
       </div>
-      {view && !pending && !editing && (
+      {actions && (active || selected || starred) && (
         <div class="message-controls">
           <button type="button" class="icon-button menu-button add-reaction" aria-label="Add emoji reaction" title="Add emoji reaction" onClick={(e) => openReactionPicker(m, e.currentTarget)}>
             <AddReactionIcon size={16} />

@@ -7,9 +7,13 @@ import type { Recipient } from "./blocks";
 import { ChannelMark, TopicName, topicText } from "./bits";
 import { ChevronIcon } from "./icons";
 import { TopicMenu } from "./menus";
+import { useRowActivity } from "./row-activity";
 
 /** `subjectHtml`: a search result's topic with its matches marked (the server's match_subject, escaped HTML). */
 export function RecipientBar({ recipient, timestamp, subjectHtml }: { recipient: Recipient; timestamp: number; subjectHtml?: string }) {
+  // the topic's menu shows only on a bar hovered or holding the focus (messages.css): only then is it
+  // drawn, an empty slot of its width keeping its place (a list with many topics has a bar per message)
+  const { active, handlers } = useRowActivity();
   const day = <span class="recipient-day">{formatDay(timestamp)}</span>;
   if (recipient.kind === "dm") {
     const ids = keyIds(recipient.key);
@@ -27,7 +31,7 @@ export function RecipientBar({ recipient, timestamp, subjectHtml }: { recipient:
   const sub = subscriptions.value[recipient.stream_id];
   const color = sub?.color ?? "#b0b7c3";
   return (
-    <div class="recipient-bar channel-bar" style={{ "--channel-color": color }}>
+    <div class="recipient-bar channel-bar" style={{ "--channel-color": color }} {...handlers}>
       <a class="recipient-channel" href={hrefOf({ kind: "narrow", narrow: { kind: "channel", stream_id: recipient.stream_id } })}>
         <ChannelMark channel={ch} color={color} />
         {ch?.name ?? "Unknown channel"}
@@ -36,7 +40,7 @@ export function RecipientBar({ recipient, timestamp, subjectHtml }: { recipient:
       <a class="recipient-topic" href={hrefOf({ kind: "narrow", narrow: { kind: "topic", stream_id: recipient.stream_id, topic: recipient.topic } })}>
         {subjectHtml && recipient.topic !== "" ? <span dangerouslySetInnerHTML={{ __html: subjectHtml }} /> : <TopicName topic={recipient.topic} />}
       </a>
-      <TopicMenu streamId={recipient.stream_id} topic={recipient.topic} displayName={topicText(recipient.topic)} />
+      {active ? <TopicMenu streamId={recipient.stream_id} topic={recipient.topic} displayName={topicText(recipient.topic)} /> : <span class="row-menu-slot" />}
       {day}
     </div>
   );
