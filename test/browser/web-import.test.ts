@@ -39,13 +39,13 @@ afterAll(async () => {
 
 const overlay = (page: Page) => page.getByRole("dialog", { name: "Settings" });
 
-/** A small Slack workspace, with enough days that the import's progress is seen. */
+/** A small Slack workspace, with enough messages (80,000) that the import's progress is seen: 20,000 took about a second, between two of the page's polls. */
 function slackZip(path: string) {
   const days: Record<string, Json[]> = {};
   const start = Date.UTC(2023, 0, 1) / 1000;
   for (let d = 0; d < 1000; d++) {
     const date = new Date((start + d * 86400) * 1000).toISOString().slice(0, 10);
-    days[`general/${date}.json`] = Array.from({ length: 20 }, (_, i) => message(i % 2 ? "U01" : "U02", `${start + d * 86400 + i}.000100`, `note ${i} of day ${d}`));
+    days[`general/${date}.json`] = Array.from({ length: 80 }, (_, i) => message(i % 2 ? "U01" : "U02", `${start + d * 86400 + i}.000100`, `note ${i} of day ${d}`));
   }
   days["design/2024-03-01.json"] = [message("U02", "1709280000.000100", "the *new* logo is ready")];
   writeSlackZip(path, {
@@ -96,7 +96,7 @@ describe("importing from the server page", () => {
       await box.getByRole("status").filter({ hasText: /^Importing: [\d,]+ of 1,000 days of messages/ }).waitFor({ timeout: 30_000 });
       expect(await box.getByRole("progressbar", { name: "Import progress" }).getAttribute("max")).toBe("1000");
       await box.getByRole("heading", { name: "Import finished" }).waitFor({ timeout: 60_000 });
-      await box.getByText("Imported 2 people, 2 channels, 20,001 messages, 0 reactions, 0 files.").waitFor();
+      await box.getByText("Imported 2 people, 2 channels, 80,001 messages, 0 reactions, 0 files.").waitFor();
       await box.getByText("ada@example.com").waitFor();
       await page.screenshot({ path: shot("server-import-finished") });
       // the page stayed (no trip to the login screen though its session is gone)
