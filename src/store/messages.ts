@@ -86,6 +86,10 @@ export async function listMessagesByIds(sql: Sql, ids: number[]): Promise<Messag
 export const topicExists = async (sql: Sql, streamId: number, topic: string) =>
   (await sql.get("SELECT 1 AS x FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE LIMIT 1", [streamId, topic])) !== undefined;
 
+/** Whether the topic had a message before `id` (inside a write: which of concurrent first sends initiated it). */
+export const topicHasMessageBefore = async (sql: Sql, streamId: number, topic: string, id: number) =>
+  (await sql.get("SELECT 1 AS x FROM messages WHERE stream_id = ? AND topic = ? COLLATE NOCASE AND id < ? LIMIT 1", [streamId, topic, id])) !== undefined;
+
 /** Users who sent or reacted in a topic (Zulip's topic participants, for @**topic**). */
 export const listTopicParticipants = async (sql: Sql, streamId: number, topic: string) =>
   (await sql.all<{ user_id: number }>(

@@ -73,3 +73,20 @@ describe("concurrent sends (the group-commit writer)", () => {
     expect(await messageRow(s, out.success().id)).toMatchObject({ content: "alone" });
   });
 });
+
+describe("concurrent first sends to a new topic", () => {
+  test("only the sender of the topic's first message follows it (automatically, on initiation)", async () => {
+    const senders = ["hamlet", "othello", "cordelia", "iago"] as const;
+    const answers = await Promise.all(
+      senders.map((name) => s.users[name].client.post("/messages", { type: "stream", to: "Elsinore", topic: "a fresh topic", content: `first from ${name}` } as any)),
+    );
+    const sent = answers.map((r, i) => ({ name: senders[i]!, body: r.success() }));
+    const first = sent.reduce((a, b) => (b.body.id < a.body.id ? b : a));
+    for (const x of sent) {
+      if (x === first) expect(x.body.automatic_new_visibility_policy).toBe(3);
+      else expect(x.body.automatic_new_visibility_policy).toBeUndefined();
+    }
+    const rows = await s.app.db.all<{ user_id: number; visibility_policy: number }>("SELECT user_id, visibility_policy FROM user_topics WHERE stream_id = ? AND topic = ?", [elsinore, "a fresh topic"]);
+    expect(rows).toEqual([{ user_id: s.users[first.name].id, visibility_policy: 3 }]);
+  });
+});

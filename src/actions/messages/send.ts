@@ -14,6 +14,7 @@ import {
   listTopicParticipants,
   senderTopicState,
   setFirstMessageId,
+  topicHasMessageBefore,
   type MessageRow,
 } from "../../store/messages";
 import type { StreamRow } from "../../store/streams";
@@ -219,6 +220,8 @@ interface Prepared {
   rendered: RenderResult;
   recipients: { userId: number; flags: number }[];
   senderPolicy: number | null;
+  /** the sender's policy had another send started the topic first (see deliverMessage's write) */
+  senderPolicyJoined: number | null;
   mentionFollows: number[];
   initiated: boolean;
 }
@@ -260,9 +263,12 @@ async function prepare(app: App, d: Directory, sender: UserRow, addressee: Addre
     return { userId, flags };
   });
   let senderPolicy: number | null = null;
+  let senderPolicyJoined: number | null = null;
   const mentionFollows: number[] = [];
   if (addressee.kind === "stream") {
-    senderPolicy = policyAfterSend(autoPrefs(d.users.get(sender.id)?.prefs ?? {}), state.visibilityPolicy, state.streamMuted, !state.topicExists);
+    const prefs = autoPrefs(d.users.get(sender.id)?.prefs ?? {});
+    senderPolicy = policyAfterSend(prefs, state.visibilityPolicy, state.streamMuted, !state.topicExists);
+    senderPolicyJoined = state.topicExists ? senderPolicy : policyAfterSend(prefs, state.visibilityPolicy, state.streamMuted, false);
     for (const id of rendered.mentionedUserIds) {
       const u = d.users.get(id);
       if (id === sender.id || !u || !userIds.includes(id) || !autoPrefs(u.prefs).automatically_follow_topics_where_mentioned) continue;
@@ -271,7 +277,7 @@ async function prepare(app: App, d: Directory, sender: UserRow, addressee: Addre
       mentionFollows.push(id);
     }
   }
-  return { addressee, content: n.content, rendered, recipients, senderPolicy, mentionFollows, initiated: !state.topicExists };
+  return { addressee, content: n.content, rendered, recipients, senderPolicy, senderPolicyJoined, mentionFollows, initiated: !state.topicExists };
 }
 
 /** The content rules of sending (length, topic creation, mention permissions) without sending: for scheduling. */
@@ -380,7 +386,7 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
     is_me_message: p.rendered.isMeMessage ? 1 : 0,
   };
   const topicChanges: { userId: number; policy: number }[] = [];
-  if (p.senderPolicy !== null) topicChanges.push({ userId: sender.id, policy: p.senderPolicy });
+  let senderPolicy = p.senderPolicy;
   const stream = addressee.kind === "stream" ? addressee.stream : null;
   // `/poll` and `/todo` messages are widgets: their first submessage is written with them (Zulip's do_widget_post_save_actions)
   const widget = widgetOf(p.content);
@@ -398,7 +404,11 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
       : async (sql, id) => {
           if (stream) {
             if (stream.first_message_id === null) await setFirstMessageId(sql, stream.id, id);
-            const changes = [...topicChanges];
+            // "On initiation" means the topic's first message: sends that found the topic new before
+            // their write (concurrent first sends, committed together by the writer) check again here,
+            // else every sender of the first wave follows the topic (and is notified of every message).
+            senderPolicy = p.initiated && (await topicHasMessageBefore(sql, stream.id, row.topic, id)) ? p.senderPolicyJoined : p.senderPolicy;
+            const changes = senderPolicy === null ? [] : [{ userId: sender.id, policy: senderPolicy }];
             for (const userId of p.mentionFollows) {
               const current = await findUserTopic(sql, userId, stream.id, row.topic);
               if ((current?.visibility_policy ?? 0) !== VISIBILITY.followed) changes.push({ userId, policy: VISIBILITY.followed });
@@ -443,7 +453,7 @@ export async function deliverMessage(app: App, d: Directory, sender: UserRow, ad
   // outgoing-webhook bots mentioned or written to: durable rows the timer loop sends (actions/outgoing-webhooks.ts)
   await enqueueOutgoingWebhooks(app, sender, addressee, p.rendered.mentionedUserIds, id);
   const out: SendResult = { id };
-  if (p.senderPolicy !== null && !opts.internal) out.automatic_new_visibility_policy = p.senderPolicy;
+  if (senderPolicy !== null && !opts.internal) out.automatic_new_visibility_policy = senderPolicy;
   return out;
 }
 
