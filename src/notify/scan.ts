@@ -89,12 +89,15 @@ async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
   const lastActive = new Map(presence.map((p) => [p.user_id, p.last_active_time]));
   const byId = new Map(messages.map((m) => [m.id, m]));
   const now = nowSecs(app);
+  // each user's settings parsed once per batch, not once per row (a row per recipient and message)
+  const settingsOf = new Map<number, ReturnType<typeof userSettings>>();
   for (const r of rows) {
     const m = byId.get(r.message_id)!;
     if (m.date_sent < now - STALE_SECS) continue;
     const u = d.users.get(r.user_id);
     if (!u || !u.is_active) continue;
-    const settings = userSettings({ settings: u.settings, timezone: "" });
+    let settings = settingsOf.get(r.user_id);
+    if (!settings) settingsOf.set(r.user_id, (settings = userSettings({ settings: u.settings, timezone: "" })));
     const facts: RecipientFacts = {
       userId: r.user_id,
       flags: r.flags,
