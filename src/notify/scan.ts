@@ -68,6 +68,9 @@ export async function scanNewMessages(app: App): Promise<number> {
     });
     total += messages.length;
     if (messages.length < SCAN_BATCH) return total;
+    // the engine is synchronous: without a turn of the event loop between batches, a second's worth of
+    // sends under load (thousands) would be scanned in one stretch, holding every request meanwhile
+    await new Promise((r) => setImmediate(r));
   }
 }
 
