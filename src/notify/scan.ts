@@ -87,7 +87,15 @@ async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
     listLastActive(app.db, [...new Set(rows.map((r) => r.user_id))]),
   ]);
   const subOf = new Map(subs.map((s) => [`${s.user_id}:${s.stream_id}`, s]));
-  const policyOf = new Map(topics.map((t) => [`${t.user_id}:${t.stream_id}:${t.topic.toLowerCase()}`, t.visibility_policy]));
+  // by topic, then user: the topic's key is made once per message, not once per recipient row
+  const policiesOf = new Map<string, Map<number, number>>();
+  for (const t of topics) {
+    const key = `${t.stream_id}:${t.topic.toLowerCase()}`;
+    let byUser = policiesOf.get(key);
+    if (!byUser) policiesOf.set(key, (byUser = new Map()));
+    byUser.set(t.user_id, t.visibility_policy);
+  }
+  const topicPolicies = new Map(messages.map((m) => [m.id, m.stream_id === null ? undefined : policiesOf.get(`${m.stream_id}:${m.topic.toLowerCase()}`)]));
   const muted = new Set(muters.map((m) => `${m.user_id}:${m.muted_user_id}`));
   const lastActive = new Map(presence.map((p) => [p.user_id, p.last_active_time]));
   const byId = new Map(messages.map((m) => [m.id, m]));
@@ -114,7 +122,7 @@ async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
       if (!s) continue; // no longer subscribed
       facts.channel = {
         muted: s.is_muted === 1,
-        topicPolicy: policyOf.get(`${r.user_id}:${m.stream_id}:${m.topic.toLowerCase()}`) ?? 0,
+        topicPolicy: topicPolicies.get(m.id)?.get(r.user_id) ?? 0,
         emailNotify: sub(s.email_notifications),
         pushNotify: sub(s.push_notifications),
         wildcardNotify: sub(s.wildcard_mentions_notify),
