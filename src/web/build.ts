@@ -37,7 +37,8 @@ export async function bundleWebApp(): Promise<WebBuild> {
     target: "browser",
     format: "esm",
     splitting: true,
-    minify: true,
+    // PARLEY_PROFILE_NAMES=1 keeps the names of functions, for reading a CPU profile of the page (test/bench/web.ts)
+    minify: process.env.PARLEY_PROFILE_NAMES ? { whitespace: true, syntax: true, identifiers: false } : true,
     sourcemap: "none",
     publicPath: "/static/",
     naming: { entry: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },

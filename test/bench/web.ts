@@ -257,6 +257,33 @@ export async function webScenario(s: WebSetup): Promise<Record<string, unknown>>
       }
       await context.close();
     }
+    // BENCH_WEB_PROFILE=file: one more cold load under the V8 sampling profiler (Chrome's .cpuprofile format),
+    // to find what the page does between its answers and the first paint; not part of any figure
+    if (process.env.BENCH_WEB_PROFILE) {
+      const context = await newContext(browser, cookies);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await cdp.send("Profiler.start");
+      const events: unknown[] = [];
+      cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+      await cdp.send("Tracing.start", { categories: "devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink", transferMode: "ReportEvents" });
+      const timing = await loadList(page, url);
+      const { profile } = await cdp.send("Profiler.stop");
+      const done = new Promise((r) => cdp.once("Tracing.tracingComplete", r));
+      await cdp.send("Tracing.end");
+      await done;
+      await Bun.write(`${process.env.BENCH_WEB_PROFILE}.trace.json`, JSON.stringify({ traceEvents: events }));
+      await Bun.write(process.env.BENCH_WEB_PROFILE, JSON.stringify(profile));
+      // where the page's elements are at that moment (layout and style cost follow their number)
+      const nodes = await page.evaluate(() => {
+        const count = (sel: string) => document.querySelector(sel)?.querySelectorAll("*").length ?? 0;
+        return { all: document.querySelectorAll("*").length, left: count("#left-sidebar"), right: count("#right-sidebar"), messages: count(".message-list"), compose: count(".compose") };
+      });
+      s.log(`web profile written to ${process.env.BENCH_WEB_PROFILE}: ${JSON.stringify({ ...timing, nodes })}`);
+      await context.close();
+    }
     // warm loads: the same browser profile again (the hashed files come from its cache)
     const warmContext = await newContext(browser, cookies);
     const warm: Awaited<ReturnType<typeof loadList>>[] = [];

@@ -538,4 +538,23 @@ describe("writing and reacting in the web app", () => {
     await page.fill(".compose-text", "");
     expect(errors).toEqual([]);
   }, 20_000);
+
+  test("the message box grows with the lines written and, emptied, has the height it opened with (the height one measured line gives)", async () => {
+    const { page, errors } = await open();
+    await logIn(page, "hamlet", hash("ramparts"));
+    await page.locator(".view-title", { hasText: "general" }).waitFor();
+    const box = page.locator(".compose-text");
+    const height = () => box.evaluate((el) => el.getBoundingClientRect().height);
+    // the empty box is not measured when drawn; a line of text is: both are the two rows' height
+    const empty = await height();
+    expect(await box.evaluate((el) => (el as HTMLTextAreaElement).style.height)).toBe("");
+    await box.fill("One line.");
+    expect(await box.evaluate((el) => (el as HTMLTextAreaElement).style.height)).not.toBe("");
+    expect(await height()).toBe(empty);
+    await box.fill("1\n2\n3\n4\n5\n6");
+    expect(await height()).toBeGreaterThan(empty + 40);
+    await box.fill("");
+    expect(await height()).toBe(empty);
+    expect(errors).toEqual([]);
+  }, 20_000);
 });

@@ -126,6 +126,12 @@ export function ComposeBox({ narrow }: { narrow: Narrow }) {
   useLayoutEffect(() => {
     const el = text.current;
     if (!el) return;
+    // empty, it has the height of its two rows (and the stylesheet's minimum): measuring it would make the
+    // browser lay out the whole page in the middle of the first render, and once more when the list scrolls
+    if (!compose.content.value) {
+      el.style.height = "";
+      return;
+    }
     el.style.height = "auto";
     el.style.height = `${el.scrollHeight + 2}px`;
   }, [compose.content.value, mode]);

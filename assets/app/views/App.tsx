@@ -34,6 +34,7 @@ import { Lightbox } from "./Lightbox";
 import { MessageView } from "./MessageView";
 import { Notice } from "./Notice";
 import { PeopleList } from "./PeopleList";
+import { AfterFirstPaint } from "../lib/after-paint";
 import { RecentView } from "./RecentView";
 import { SCHEME, TopBar } from "./TopBar";
 import { ViewsNav } from "./ViewsNav";
@@ -158,7 +159,10 @@ export function App({ onRetry }: { onRetry(): void }) {
           <Main v={v} />
         </main>
         <aside id="right-sidebar" class="right-sidebar" aria-label="People">
-          <PeopleList />
+          {/* the messages first: the people list (hundreds of elements to lay out) comes in the next frame */}
+          <AfterFirstPaint>
+            <PeopleList />
+          </AfterFirstPaint>
         </aside>
         {(leftOpen || rightOpen) && <div class="scrim" aria-hidden="true" onClick={() => (setLeftOpen(false), setRightOpen(false))} />}
       </div>
