@@ -70,7 +70,7 @@ const PUBLIC_SWITCHES: { name: keyof ServerFacts["public_access"]; label: string
   {
     name: "web_public_streams_enabled",
     label: "Allow web-public channels on this server",
-    hint: "Off: no channel is readable without an account, whatever the organization's permissions say.",
+    hint: "When this is off, no channel can be read without an account, whatever the organization's permissions say.",
   },
   {
     name: "allow_public_access",
