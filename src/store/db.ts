@@ -38,6 +38,12 @@ export interface Db extends Sql {
   readTransaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   close(): void;
   readonly local: boolean;
+  /**
+   * A number that changes whenever another connection (another process, a worker's own connection)
+   * commits to the database; this process's writes do not move it (SQLite's data_version, seen from
+   * the write connection). Null when the engine cannot tell (a remote server): read what you need.
+   */
+  dataVersion(): number | null;
 }
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -370,8 +376,12 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
       });
     // Writes outside a transaction still take the writer, one at a time, and invalidate on commit.
     const root = localSql(reader, versions, null, false, (fn) => tx(fn));
+    // on the writer, whose own commits leave it alone; its own statement in raw mode, kept as long as
+    // the connection (~3.5 µs of CPU against ~9.5 µs for a small SELECT on the reader)
+    const dataVersion = writer.db.prepare("PRAGMA data_version").raw(true);
     return {
       ...root,
+      dataVersion: () => Number(dataVersion.get()[0]),
       run: (sql, args) => tx((s) => s.run(sql, args)),
       exec: (sql) => tx((s) => s.exec(sql)),
       tx,
@@ -430,6 +440,7 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
   const root = remoteSql(client, versions, null, false);
   return {
     ...root,
+    dataVersion: () => null,
     run: (sql, args) => tx((s) => s.run(sql, args)),
     tx,
     local,
