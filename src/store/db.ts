@@ -167,8 +167,12 @@ const STATEMENT_CACHE_CHARS = 256 * 1024;
 
 /** The embedded engine used directly, with prepared statements cached per connection. */
 class LocalConnection {
-  /** least recently used first */
-  private readonly statements = new Map<string, any>();
+  /**
+   * least recently used first; keyed by the SQL text itself, not by a string built from it per call:
+   * the texts come back as the same string objects (literals, the multi-row INSERT caches), whose hash
+   * the engine keeps, where a new `method + sql` key of a KB-long INSERT was copied and hashed each time
+   */
+  private readonly statements = new Map<string, { all?: any; get?: any; run?: any }>();
   private cachedChars = 0;
   /**
    * `cacheChars`: [memory] statement_cache_kib. A statement dropped from the cache keeps its native memory
@@ -186,20 +190,21 @@ class LocalConnection {
    * dropped from the cache is finalized once the garbage collector finds it.
    */
   private prepare(sql: string, method: "all" | "get" | "run") {
-    const key = method + "\u0000" + sql;
-    let stmt = this.statements.get(key);
-    if (stmt) {
-      this.statements.delete(key);
-      this.statements.set(key, stmt);
-      return stmt;
+    let entry = this.statements.get(sql);
+    if (entry) {
+      this.statements.delete(sql);
+      this.statements.set(sql, entry);
+      const stmt = entry[method];
+      if (stmt) return stmt;
+    } else {
+      this.statements.set(sql, (entry = {}));
     }
-    stmt = this.db.prepare(sql);
-    this.statements.set(key, stmt);
-    this.cachedChars += key.length;
-    for (const old of this.statements.keys()) {
-      if (this.cachedChars <= this.cacheChars || old === key) break;
+    const stmt = (entry[method] = this.db.prepare(sql));
+    this.cachedChars += sql.length;
+    for (const [old, e] of this.statements) {
+      if (this.cachedChars <= this.cacheChars || old === sql) break;
       this.statements.delete(old);
-      this.cachedChars -= old.length;
+      this.cachedChars -= old.length * ((e.all ? 1 : 0) + (e.get ? 1 : 0) + (e.run ? 1 : 0));
     }
     return stmt;
   }
