@@ -38,6 +38,12 @@ export interface Db extends Sql {
   readTransaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   close(): void;
   readonly local: boolean;
+  /**
+   * A number that changes whenever another connection (another process, a worker's own connection)
+   * commits to the database; this process's writes do not move it (SQLite's data_version, seen from
+   * the write connection). Null when the engine cannot tell (a remote server): read what you need.
+   */
+  dataVersion(): number | null;
 }
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -161,8 +167,12 @@ const STATEMENT_CACHE_CHARS = 256 * 1024;
 
 /** The embedded engine used directly, with prepared statements cached per connection. */
 class LocalConnection {
-  /** least recently used first */
-  private readonly statements = new Map<string, any>();
+  /**
+   * least recently used first; keyed by the SQL text itself, not by a string built from it per call:
+   * the texts come back as the same string objects (literals, the multi-row INSERT caches), whose hash
+   * the engine keeps, where a new `method + sql` key of a KB-long INSERT was copied and hashed each time
+   */
+  private readonly statements = new Map<string, { all?: any; get?: any; run?: any }>();
   private cachedChars = 0;
   /**
    * `cacheChars`: [memory] statement_cache_kib. A statement dropped from the cache keeps its native memory
@@ -180,20 +190,21 @@ class LocalConnection {
    * dropped from the cache is finalized once the garbage collector finds it.
    */
   private prepare(sql: string, method: "all" | "get" | "run") {
-    const key = method + "\u0000" + sql;
-    let stmt = this.statements.get(key);
-    if (stmt) {
-      this.statements.delete(key);
-      this.statements.set(key, stmt);
-      return stmt;
+    let entry = this.statements.get(sql);
+    if (entry) {
+      this.statements.delete(sql);
+      this.statements.set(sql, entry);
+      const stmt = entry[method];
+      if (stmt) return stmt;
+    } else {
+      this.statements.set(sql, (entry = {}));
     }
-    stmt = this.db.prepare(sql);
-    this.statements.set(key, stmt);
-    this.cachedChars += key.length;
-    for (const old of this.statements.keys()) {
-      if (this.cachedChars <= this.cacheChars || old === key) break;
+    const stmt = (entry[method] = this.db.prepare(sql));
+    this.cachedChars += sql.length;
+    for (const [old, e] of this.statements) {
+      if (this.cachedChars <= this.cacheChars || old === sql) break;
       this.statements.delete(old);
-      this.cachedChars -= old.length;
+      this.cachedChars -= old.length * ((e.all ? 1 : 0) + (e.get ? 1 : 0) + (e.run ? 1 : 0));
     }
     return stmt;
   }
@@ -370,8 +381,12 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
       });
     // Writes outside a transaction still take the writer, one at a time, and invalidate on commit.
     const root = localSql(reader, versions, null, false, (fn) => tx(fn));
+    // on the writer, whose own commits leave it alone; its own statement in raw mode, kept as long as
+    // the connection (~3.5 µs of CPU against ~9.5 µs for a small SELECT on the reader)
+    const dataVersion = writer.db.prepare("PRAGMA data_version").raw(true);
     return {
       ...root,
+      dataVersion: () => Number(dataVersion.get()[0]),
       run: (sql, args) => tx((s) => s.run(sql, args)),
       exec: (sql) => tx((s) => s.exec(sql)),
       tx,
@@ -430,6 +445,7 @@ export async function openDb(url: string, authToken?: string, opts: { viaClient?
   const root = remoteSql(client, versions, null, false);
   return {
     ...root,
+    dataVersion: () => null,
     run: (sql, args) => tx((s) => s.run(sql, args)),
     tx,
     local,

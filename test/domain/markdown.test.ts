@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { topicLinks, type RenderContext } from "../../src/domain/markdown";
+import { topicLinks, type RenderContext, type RenderResult } from "../../src/domain/markdown";
 import { isPlainLine, renderMarkdown } from "../../src/domain/markdown/render";
 import { md } from "../../src/domain/markdown/md";
 import { linkify } from "../../src/domain/markdown/linkify";
@@ -610,5 +610,68 @@ describe("the plain-line fast path", () => {
     for (const text of [" indented", "    code", "trailing ", ""]) expect(isPlainLine(text)).toBe(false);
     const withLinkifier = context({ linkifiers: [{ pattern: "ABC(?P<id>[0-9]+)", url_template: "https://tracker.example/{id}" }] });
     expect(html("see ABC123 now", withLinkifier)).toContain('href="https://tracker.example/123"');
+  });
+});
+
+describe("the mention-line fast path", () => {
+  // plain-line characters, mentions and emoji known and unknown, and characters that send a line to markdown-it
+  const pieces = [
+    "a", "Z", "0", " ", "  ", ",", "?", ";", "'", '"', "%", "Hello", "how is it going",
+    "@**Iago**", "@**king hamlet**", "@_**Iago**", "@**Iago|10**", "@**Example|31**", "@**all**", "@**everyone**", "@**topic**",
+    "@_**all**", "@*support*", "@_*support*", "@*role:administrators*", "@*<b>bold</b>*", "@**Nobody**", "@*nogroup*",
+    '@**Evil "><img src=x onerror=alert(1)>**', ":smile:", ":parrot:", ":zulip:", ":+1:", ":nope:", ":notanemoji:", ":", "@", "*", "**", "_", ".", "\n", "#", "-", "<", "&",
+  ];
+  const fresh = (): RenderResult => ({
+    html: "", mentionedUserIds: new Set(), silentlyMentionedUserIds: new Set(), mentionedGroupIds: new Set(),
+    wildcard: { stream: false, topic: false }, isMeMessage: false, hasLink: false, hasImage: false, hasAttachment: false, uploadPaths: [],
+  });
+  const full = (content: string) => {
+    const result = fresh();
+    result.html = md.render(content, { ctx, result }).replace(/\n+$/, "");
+    return result;
+  };
+  const facts = (r: RenderResult) => [r.html, [...r.mentionedUserIds], [...r.silentlyMentionedUserIds], [...r.mentionedGroupIds], r.wildcard];
+  /** Whether renderMarkdown gave `content` to markdown-it. */
+  function tookFullPath(content: string): boolean {
+    const original = md.render;
+    let calls = 0;
+    md.render = (...a: Parameters<typeof md.render>) => (calls++, original.apply(md, a));
+    try {
+      renderMarkdown(content, ctx);
+    } finally {
+      md.render = original;
+    }
+    return calls > 0;
+  }
+
+  test("answers what markdown-it answers, HTML and mentions, for lines of mentions, emoji and plain text", () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        expect(facts(renderMarkdown(text, ctx))).toEqual(facts(full(text)));
+        if (!tookFullPath(text)) fast++;
+      }),
+      { numRuns: 3000 },
+    );
+    // the property must have met the fast path often, not only markdown-it against itself
+    expect(fast).toBeGreaterThan(100);
+  });
+  test("takes a chat line with a mention and an emoji, and leaves unknown names and other markup to markdown-it", () => {
+    const line = "Hello @**Iago**, how is it going? :smile:";
+    expect(tookFullPath(line)).toBe(false);
+    const r = renderMarkdown(line, ctx);
+    expect(r.html).toBe(
+      '<p>Hello <span class="user-mention" data-user-id="10">@Iago</span>, how is it going? <span aria-label="smile" class="emoji emoji-1f642" role="img" title="smile">:smile:</span></p>',
+    );
+    expect([...r.mentionedUserIds]).toEqual([10]);
+    for (const other of ["Hello @**Nobody** :smile:", "Hello @**Iago** :notanemoji:", "x@**Iago**", "Hello @**Iago**.", " @**Iago**", "@**Iago** *hi*"]) {
+      expect(tookFullPath(other)).toBe(true);
+    }
+    // a line given up on after a mention keeps only what markdown-it records
+    expect([...renderMarkdown("@**all** and x@**Iago**", ctx).mentionedUserIds]).toEqual([]);
+    expect(renderMarkdown("@**all** and x@**Iago**", ctx).wildcard.stream).toBe(true);
+    const withLinkifier = context({ linkifiers: [{ pattern: "Iago", url_template: "https://tracker.example/x" }] });
+    expect(renderMarkdown("Hi :smile: Iago", withLinkifier).html).toContain('href="https://tracker.example/x"');
   });
 });

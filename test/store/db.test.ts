@@ -24,6 +24,23 @@ for (const mode of ["embedded", "through @libsql/client (the remote path)"] as c
         expect(await db.get("PRAGMA foreign_keys")).toEqual({ foreign_keys: 1 });
       });
 
+      test("dataVersion moves when another connection commits, not with reads or this process's own writes", async () => {
+        if (mode !== "embedded") return void expect(db.dataVersion()).toBeNull();
+        const v0 = db.dataVersion()!;
+        await db.get("SELECT count(*) AS n FROM a");
+        await db.run("INSERT INTO b (v) VALUES ('own')");
+        await db.tx((sql) => sql.run("INSERT INTO b (v) VALUES ('own, in a transaction')"));
+        expect(db.dataVersion()).toBe(v0);
+        const Database = (await import("libsql")).default;
+        const other = new Database(join(dir, "t.db"));
+        other.exec("PRAGMA busy_timeout = 5000");
+        other.prepare("INSERT INTO b (v) VALUES ('from elsewhere')").run();
+        other.close();
+        const v1 = db.dataVersion()!;
+        expect(v1).not.toBe(v0);
+        expect(db.dataVersion()).toBe(v1);
+      });
+
       test("rows are plain objects and booleans bind as 0/1", async () => {
         const { lastId } = await db.run("INSERT INTO a (v, flag) VALUES (?, ?)", ["x", true]);
         expect(await db.get("SELECT * FROM a WHERE id = ?", [lastId])).toEqual({ id: lastId, v: "x", flag: 1 });

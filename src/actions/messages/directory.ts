@@ -134,22 +134,36 @@ function currentTick(): number {
   return tick;
 }
 const checkedAt = new WeakMap<Directory, number>();
+/** The database's data_version (moved only by other connections) when the directory's versions were last read. */
+const readAt = new WeakMap<Directory, number | null>();
 
 /**
  * The cached tables' versions, read at most once per event-loop turn: a write made in this process
  * to one of them makes the store's memo reload at once; a write from elsewhere (another process on
- * the same database) is seen on the next turn.
+ * the same database) is seen on the next turn. When no other connection has committed since the last
+ * read (the database's data_version has not moved), this process's writes are all the memo's to see:
+ * nothing is read.
  */
 async function currentVersions(app: App, dir: Directory): Promise<Record<string, number>> {
+  const read = async () => {
+    // taken before the read: a commit between the two moves it again, and the next turn reads
+    const at = app.db.dataVersion();
+    const v = await readCacheVersions(app.db);
+    readAt.set(dir, at);
+    return v;
+  };
   let loaded = false;
   const v = await app.db.memo(CACHED_TABLES, "message-directory-versions", async () => {
     loaded = true;
-    return readCacheVersions(app.db);
+    return read();
   });
   const now = currentTick();
   if (loaded || checkedAt.get(dir) !== now) {
     checkedAt.set(dir, now);
-    return loaded ? v : readCacheVersions(app.db);
+    if (loaded) return v;
+    const at = readAt.get(dir);
+    if (at != null && at === app.db.dataVersion()) return dir.versions;
+    return read();
   }
   return dir.versions;
 }

@@ -501,16 +501,23 @@ export function publishMessage(
     if (row.dm_key === null || userId === row.sender_id) return sharedDict();
     return (incoming ??= messageDict(app, d, row, attached, userId, null));
   };
-  const flagsOf = new Map(recipients.map((r) => [r.userId, r.flags]));
-  const others = recipients.filter((r) => r.userId !== senderId || queueId === null).map((r) => r.userId);
-  app.events.publishEach(others, (userId) => ({ type: "message", message: forViewer(userId), flags: flagList(flagsOf.get(userId) ?? 0) }));
-  if (queueId !== null && flagsOf.has(senderId) && app.events.hasQueues(senderId)) {
-    app.events.publish({ type: "message", message: sharedDict(), flags: flagList(flagsOf.get(senderId)!) }, [senderId], {
-      queueId,
-      extra: { local_message_id: localId },
-    });
+  // the flags by user only when someone has a queue: most recipients of a busy channel are not connected
+  let flags: Map<number, number> | null = null;
+  const flagsOf = (userId: number) => (flags ??= new Map(recipients.map((r) => [r.userId, r.flags]))).get(userId);
+  const others: number[] = [];
+  for (const r of recipients) if (r.userId !== senderId || queueId === null) others.push(r.userId);
+  app.events.publishEach(others, (userId) => ({ type: "message", message: forViewer(userId), flags: flagList(flagsOf(userId) ?? 0) }));
+  if (queueId !== null && app.events.hasQueues(senderId)) {
+    const senderFlags = flagsOf(senderId);
+    if (senderFlags !== undefined) {
+      app.events.publish({ type: "message", message: sharedDict(), flags: flagList(senderFlags) }, [senderId], {
+        queueId,
+        extra: { local_message_id: localId },
+      });
+    }
   }
   // Clients registered with all_public_streams see every public channel's messages (with no flags).
-  const stream = row.stream_id !== null ? d.streams.get(row.stream_id) : undefined;
-  if (stream && !stream.invite_only && app.events.hasAllPublicQueues) app.events.publishToAllPublicQueues({ type: "message", message: sharedDict(), flags: [] }, new Set(flagsOf.keys()));
+  if (row.stream_id === null || !app.events.hasAllPublicQueues) return;
+  const stream = d.streams.get(row.stream_id);
+  if (stream && !stream.invite_only) app.events.publishToAllPublicQueues({ type: "message", message: sharedDict(), flags: [] }, new Set(recipients.map((r) => r.userId)));
 }

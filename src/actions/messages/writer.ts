@@ -134,7 +134,10 @@ export function writeMessage<T>(app: App, job: WriteJob<T>) {
       app.db,
       (w = new MessageWriter(app.db, (jobs) => {
         indexSearchSoon(app);
-        noteRowsReceived(app, jobs.flatMap((j) => j.recipients.map((r) => r.userId)));
+        // (a plain loop: flatMap over ~30 jobs of 20 recipients showed as ~1% of a send's CPU)
+        const userIds: number[] = [];
+        for (const j of jobs) for (const r of j.recipients) userIds.push(r.userId);
+        noteRowsReceived(app, userIds);
         metricsOf(app)?.messagesSent(jobs.length);
       })),
     );

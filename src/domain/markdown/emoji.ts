@@ -30,15 +30,21 @@ export function namedEmojiHtml(name: string, ctx: RenderContext): string | null 
 /** Zulip's EMOJI_REGEX `:[\w\-\+]+:` (Python's \w is Unicode: names like `flag_åland_islands` or `ココ`). */
 const NAME_RE = /:([\p{L}\p{N}_+-]+):/uy;
 
+/** The `:name:` emoji starting at `pos`: its HTML and where it ends, or null (the `:` is then text). */
+export function colonEmojiAt(src: string, pos: number, max: number, ctx: RenderContext): { html: string; end: number } | null {
+  if (src.charCodeAt(pos) !== 0x3a /* : */) return null;
+  NAME_RE.lastIndex = pos;
+  const m = NAME_RE.exec(src);
+  if (!m || pos + m[0].length > max) return null;
+  const html = namedEmojiHtml(m[1]!, ctx);
+  return html === null ? null : { html, end: pos + m[0].length };
+}
+
 function colonEmojiRule(state: StateInline, silent: boolean): boolean {
-  if (state.src.charCodeAt(state.pos) !== 0x3a /* : */) return false;
-  NAME_RE.lastIndex = state.pos;
-  const m = NAME_RE.exec(state.src);
-  if (!m || state.pos + m[0].length > state.posMax) return false;
-  const html = namedEmojiHtml(m[1]!, envOf(state).ctx);
-  if (html === null) return false;
-  if (!silent) pushHtml(state, html);
-  state.pos += m[0].length;
+  const e = colonEmojiAt(state.src, state.pos, state.posMax, envOf(state).ctx);
+  if (!e) return false;
+  if (!silent) pushHtml(state, e.html);
+  state.pos = e.end;
   return true;
 }
 

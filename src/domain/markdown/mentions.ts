@@ -53,31 +53,35 @@ function groupMention(name: string, silent: boolean, env: RenderEnv, record: boo
   return `<span class="user-group-mention${s}" data-user-group-id="${group.id}">${silent ? "" : "@"}${escapeText(shown)}</span>`;
 }
 
-/** `@**Name**`, `@**Name|id**`, `@_**Name**`, `@*group*`, `@_*group*` and the wildcards. */
-function mentionRule(state: StateInline, silent: boolean): boolean {
-  const src = state.src;
-  const start = state.pos;
-  if (src.charCodeAt(start) !== 0x40 /* @ */ || !startsAfterBoundary(src, start)) return false;
+/**
+ * The mention starting at `start` (`@**Name**`, `@**Name|id**`, `@_**Name**`, `@*group*`, `@_*group*`
+ * and the wildcards): its HTML and where it ends, or null when there is none (the `@` is then text).
+ * `record` notes who is mentioned in the result. Shared by the inline rule and the one-line fast path.
+ */
+export function mentionAt(src: string, start: number, max: number, env: RenderEnv, record: boolean): { html: string; end: number } | null {
+  if (src.charCodeAt(start) !== 0x40 /* @ */ || !startsAfterBoundary(src, start)) return null;
   let p = start + 1;
   const silentMention = src.charCodeAt(p) === 0x5f; /* _ */
   if (silentMention) p++;
-  if (src.charCodeAt(p) !== 0x2a /* * */) return false;
+  if (src.charCodeAt(p) !== 0x2a /* * */) return null;
   const isUser = src.charCodeAt(p + 1) === 0x2a;
   const nameStart = p + (isUser ? 2 : 1);
   const star = src.indexOf("*", nameStart);
-  if (star <= nameStart) return false;
-  if (isUser && src.charCodeAt(star + 1) !== 0x2a) return false;
+  if (star <= nameStart) return null;
+  if (isUser && src.charCodeAt(star + 1) !== 0x2a) return null;
   const end = star + (isUser ? 2 : 1);
-  if (end > state.posMax) return false;
+  if (end > max) return null;
   const name = src.slice(nameStart, star);
-  if (name.includes("\n")) return false;
-  const env = envOf(state);
-  const html = isUser
-    ? userMention(name, silentMention, env, !silent)
-    : groupMention(name, silentMention, env, !silent);
-  if (html === null) return false;
-  if (!silent) pushHtml(state, html);
-  state.pos = end;
+  if (name.includes("\n")) return null;
+  const html = isUser ? userMention(name, silentMention, env, record) : groupMention(name, silentMention, env, record);
+  return html === null ? null : { html, end };
+}
+
+function mentionRule(state: StateInline, silent: boolean): boolean {
+  const m = mentionAt(state.src, state.pos, state.posMax, envOf(state), !silent);
+  if (!m) return false;
+  if (!silent) pushHtml(state, m.html);
+  state.pos = m.end;
   return true;
 }
 

@@ -1,4 +1,6 @@
+import { colonEmojiAt } from "./emoji";
 import { md } from "./md";
+import { mentionAt } from "./mentions";
 import type { RenderContext, RenderEnv, RenderResult } from "./types";
 
 /**
@@ -18,11 +20,23 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
     hasAttachment: false,
     uploadPaths: [],
   };
-  if (isPlainLine(content) && !ctx.linkifiers?.length) {
-    result.html = `<p>${content}</p>`;
-    return result;
-  }
   const env: RenderEnv = { ctx, result };
+  if (!ctx.linkifiers?.length) {
+    if (isPlainLine(content)) {
+      result.html = `<p>${content}</p>`;
+      return result;
+    }
+    const line = mentionLine(content, env);
+    if (line !== null) {
+      result.html = line;
+      return result;
+    }
+    // what a line given up on recorded is the full render's to say
+    result.mentionedUserIds.clear();
+    result.silentlyMentionedUserIds.clear();
+    result.mentionedGroupIds.clear();
+    result.wildcard.stream = result.wildcard.topic = false;
+  }
   result.html = md.render(content, env).replace(/\n+$/, "");
   return result;
 }
@@ -35,3 +49,34 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
  */
 const PLAIN_LINE = /^[A-Za-z0-9,?;'"%]([A-Za-z0-9 ,?;'"%]*[A-Za-z0-9,?;'"%])?$/;
 export const isPlainLine = (content: string) => content.length <= 1000 && PLAIN_LINE.test(content);
+
+/** The characters of PLAIN_LINE, by code. */
+const PLAIN = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ,?;'\"%") PLAIN[c.charCodeAt(0)] = 1;
+
+/**
+ * A plain line with mentions and `:emoji:` in it ("Hello @**Ann**, how is it going? :smile:"), as
+ * markdown-it with Parley's rules renders it: the text as it is, each mention and emoji through the
+ * rules' own code. Null as soon as anything else shows (another character, an `@` or `:` that is not
+ * a known mention or emoji, an edge space): markdown-it decides those. Mentions found are recorded in
+ * env.result, as the rule does.
+ */
+function mentionLine(content: string, env: RenderEnv): string | null {
+  const n = content.length;
+  if (n === 0 || n > 1000 || content.charCodeAt(0) === 0x20 || content.charCodeAt(n - 1) === 0x20) return null;
+  let html = "<p>";
+  let text = 0;
+  let i = 0;
+  while (i < n) {
+    const c = content.charCodeAt(i);
+    if (c < 128 && PLAIN[c] === 1) {
+      i++;
+      continue;
+    }
+    const piece = c === 0x40 ? mentionAt(content, i, n, env, true) : c === 0x3a ? colonEmojiAt(content, i, n, env.ctx) : null;
+    if (piece === null) return null;
+    html += content.slice(text, i) + piece.html;
+    i = text = piece.end;
+  }
+  return html + content.slice(text) + "</p>";
+}
