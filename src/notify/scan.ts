@@ -9,7 +9,7 @@ import {
   listMaybeNotifiedRows,
   listMessageHeadsAfter,
   listMutersOf,
-  listRenderedContent,
+  listGroupMentionContent,
   notifyCursor,
   setNotifyCursor,
   type MessageHead,
@@ -92,11 +92,12 @@ async function decideBatch(app: App, d: Directory, batch: MessageHead[]) {
   const candidates = new Set<number>();
   for (const c of channels.values()) for (const u of c.candidates) candidates.add(u);
   const directIds = messages.filter((m) => m.stream_id === null).map((m) => m.id);
-  const rows = await listMaybeNotifiedRows(app.db, messages.map((m) => m.id), directIds, [...candidates], MENTION_FLAGS);
+  const rows = await listMaybeNotifiedRows(app.db, messages[0]!.id, messages[messages.length - 1]!.id, directIds, [...candidates], MENTION_FLAGS);
   if (!rows.length) return { emails, pushes };
   const byId = new Map(messages.map((m) => [m.id, m]));
+  // (a stale message within the range has no entry: its rows are passed over)
   const [muters, presence] = await Promise.all([
-    listMutersOf(app.db, [...new Set(rows.map((r) => byId.get(r.message_id)!.sender_id))]),
+    listMutersOf(app.db, [...new Set(messages.map((m) => m.sender_id))]),
     listLastActive(app.db, [...new Set(rows.map((r) => r.user_id))]),
   ]);
   const muted = new Set(muters.map((m) => `${m.user_id}:${m.muted_user_id}`));
@@ -106,9 +107,9 @@ async function decideBatch(app: App, d: Directory, batch: MessageHead[]) {
   /** emails for a group mention: the group is found in the message's HTML, read afterwards for these only */
   const groupMentions: MissedRow[] = [];
   for (const r of rows) {
-    const m = byId.get(r.message_id)!;
+    const m = byId.get(r.message_id);
     const u = d.users.get(r.user_id);
-    if (!u || !u.is_active) continue;
+    if (!m || !u || !u.is_active) continue;
     let settings = settingsOf.get(r.user_id);
     if (!settings) settingsOf.set(r.user_id, (settings = userSettings({ settings: u.settings, timezone: "" })));
     const facts: RecipientFacts = {
@@ -145,8 +146,11 @@ async function decideBatch(app: App, d: Directory, batch: MessageHead[]) {
     if (decision.push) pushes.push({ userId: r.user_id, messageId: m.id, trigger: decision.push });
   }
   if (groupMentions.length) {
-    const html = new Map((await listRenderedContent(app.db, [...new Set(groupMentions.map((e) => e.message_id))])).map((m) => [m.id, m.rendered_content]));
-    for (const e of groupMentions) e.mentioned_group_id = mentionedGroupOf(app, html.get(e.message_id) ?? "", e.user_id);
+    const html = new Map((await listGroupMentionContent(app.db, [...new Set(groupMentions.map((e) => e.message_id))])).map((m) => [m.id, m.rendered_content]));
+    for (const e of groupMentions) {
+      const h = html.get(e.message_id);
+      if (h) e.mentioned_group_id = mentionedGroupOf(app, h, e.user_id);
+    }
   }
   return { emails, pushes };
 }

@@ -22,23 +22,28 @@ export type MessageHead = Pick<ScannedMessage, "id" | "sender_id" | "stream_id" 
 export const listMessageHeadsAfter = (sql: Sql, afterId: number, limit: number) =>
   sql.all<MessageHead>("SELECT id, sender_id, stream_id, topic, date_sent FROM messages WHERE id > ? ORDER BY id LIMIT ?", [afterId, limit]);
 
-export const listRenderedContent = (sql: Sql, messageIds: number[]) =>
-  sql.all<{ id: number; rendered_content: string }>("SELECT id, rendered_content FROM messages WHERE id IN (SELECT value FROM json_each(?))", [JSON.stringify(messageIds)]);
+/** The HTML of those of the messages that mention a group (most mentions are personal: their HTML stays in the database). */
+export const listGroupMentionContent = (sql: Sql, messageIds: number[]) =>
+  sql.all<{ id: number; rendered_content: string }>(
+    "SELECT id, rendered_content FROM messages WHERE id IN (SELECT value FROM json_each(?)) AND instr(rendered_content, 'data-user-group-id') > 0",
+    [JSON.stringify(messageIds)],
+  );
 
 const marks = (n: number) => Array(n).fill("?").join(",");
 
 /**
- * The unread rows of `messageIds` that may notify: every row of the direct messages among them, and of
- * the others those with a mention flag (`mentionFlags`) or of a user in `userIds` (whose settings may
- * notify without a mention). The lists go as JSON: one statement text whatever their lengths, and no
- * bound on how many values.
+ * The unread rows of the messages `firstId`..`lastId` that may notify: every row of the direct messages
+ * among them (`directIds`), and of the others those with a mention flag (`mentionFlags`) or of a user in
+ * `userIds` (whose settings may notify without a mention). The lists go as JSON: one statement text
+ * whatever their lengths, and no bound on how many values. (A range, not a list of ids: one walk of
+ * the index by message.)
  */
-export const listMaybeNotifiedRows = (sql: Sql, messageIds: number[], directIds: number[], userIds: number[], mentionFlags: number) =>
+export const listMaybeNotifiedRows = (sql: Sql, firstId: number, lastId: number, directIds: number[], userIds: number[], mentionFlags: number) =>
   sql.all<{ user_id: number; message_id: number; flags: number }>(
     `SELECT user_id, message_id, flags FROM user_messages
-     WHERE message_id IN (SELECT value FROM json_each(?)) AND (flags & 1) = 0
+     WHERE message_id BETWEEN ? AND ? AND (flags & 1) = 0
        AND ((flags & ?) != 0 OR message_id IN (SELECT value FROM json_each(?)) OR user_id IN (SELECT value FROM json_each(?)))`,
-    [JSON.stringify(messageIds), mentionFlags, JSON.stringify(directIds), JSON.stringify(userIds)],
+    [firstId, lastId, mentionFlags, JSON.stringify(directIds), JSON.stringify(userIds)],
   );
 
 export interface SubscriptionNotifyRow {
