@@ -16,7 +16,7 @@ import {
   type MissedRow,
 } from "../store/notify";
 import { decideNotifications, type RecipientFacts, type Trigger } from "./decide";
-import { channelIndex, MENTION_FLAGS, type ChannelIndex } from "./prefilter";
+import { channelIndex, type ChannelIndex } from "./prefilter";
 import { enqueueWebPushes } from "./webpush/outbox";
 
 /** Messages read per transaction of the scan. */
@@ -90,9 +90,13 @@ async function decideBatch(app: App, d: Directory, batch: MessageHead[]) {
     channels.set(streamId, channelIndex(await channelNotifyState(app.db, streamId, d.versions.subscriptions ?? 0), d));
   }
   const candidates = new Set<number>();
-  for (const c of channels.values()) for (const u of c.candidates) candidates.add(u);
+  const subscribers = new Set<number>();
+  for (const c of channels.values()) {
+    for (const u of c.candidates) candidates.add(u);
+    for (const u of c.subOf.keys()) subscribers.add(u);
+  }
   const directIds = messages.filter((m) => m.stream_id === null).map((m) => m.id);
-  const rows = await listMaybeNotifiedRows(app.db, messages[0]!.id, messages[messages.length - 1]!.id, directIds, [...candidates], MENTION_FLAGS);
+  const rows = await listMaybeNotifiedRows(app.db, messages[0]!.id, messages[messages.length - 1]!.id, directIds, [...subscribers], [...candidates]);
   if (!rows.length) return { emails, pushes };
   const byId = new Map(messages.map((m) => [m.id, m]));
   // (a stale message within the range has no entry: its rows are passed over)

@@ -32,18 +32,30 @@ export const listGroupMentionContent = (sql: Sql, messageIds: number[]) =>
 const marks = (n: number) => Array(n).fill("?").join(",");
 
 /**
- * The unread rows of the messages `firstId`..`lastId` that may notify: every row of the direct messages
- * among them (`directIds`), and of the others those with a mention flag (`mentionFlags`) or of a user in
- * `userIds` (whose settings may notify without a mention). The lists go as JSON: one statement text
- * whatever their lengths, and no bound on how many values. (A range, not a list of ids: one walk of
- * the index by message.)
+ * The flags of a mention (mentioned, stream and topic wildcard), written out as the partial index
+ * user_messages_mentioned says them: the query below must repeat its condition word for word for
+ * SQLite to use it (left to itself, the planner walks the table's key instead: every row of the person).
  */
-export const listMaybeNotifiedRows = (sql: Sql, firstId: number, lastId: number, directIds: number[], userIds: number[], mentionFlags: number) =>
+export const MENTION_FLAG_BITS = 56;
+
+/**
+ * The unread rows of the messages `firstId`..`lastId` that may notify, without reading the others: the
+ * rows of the direct messages among them (`directIds`), the mentions of `subscriberIds` (through the
+ * partial index of mentions: one seek per person, not a row per recipient and message), and every row
+ * of `candidateIds` (whose settings may notify without a mention). The lists go as JSON: one statement
+ * text whatever their lengths, and no bound on how many values.
+ */
+export const listMaybeNotifiedRows = (sql: Sql, firstId: number, lastId: number, directIds: number[], subscriberIds: number[], candidateIds: number[]) =>
   sql.all<{ user_id: number; message_id: number; flags: number }>(
-    `SELECT user_id, message_id, flags FROM user_messages
-     WHERE message_id BETWEEN ? AND ? AND (flags & 1) = 0
-       AND ((flags & ?) != 0 OR message_id IN (SELECT value FROM json_each(?)) OR user_id IN (SELECT value FROM json_each(?)))`,
-    [firstId, lastId, mentionFlags, JSON.stringify(directIds), JSON.stringify(userIds)],
+    `SELECT user_id, message_id, flags FROM user_messages INDEXED BY user_messages_mentioned
+       WHERE user_id IN (SELECT value FROM json_each(?3)) AND message_id BETWEEN ?1 AND ?2 AND (flags & 56) != 0 AND (flags & 1) = 0
+     UNION
+     SELECT user_id, message_id, flags FROM user_messages
+       WHERE user_id IN (SELECT value FROM json_each(?4)) AND message_id BETWEEN ?1 AND ?2 AND (flags & 1) = 0
+     UNION
+     SELECT user_id, message_id, flags FROM user_messages
+       WHERE message_id IN (SELECT value FROM json_each(?5)) AND (flags & 1) = 0`,
+    [firstId, lastId, JSON.stringify(subscriberIds), JSON.stringify(candidateIds), JSON.stringify(directIds)],
   );
 
 export interface SubscriptionNotifyRow {

@@ -6,6 +6,7 @@ import { sendDm, sendStream } from "../helpers/messages";
 import { scanNewMessages } from "../../src/notify/scan";
 import { decideNotifications, type RecipientFacts } from "../../src/notify/decide";
 import { MENTION_FLAGS, mayNotifyUnmentioned } from "../../src/notify/prefilter";
+import { listMaybeNotifiedRows, MENTION_FLAG_BITS } from "../../src/store/notify";
 import { userSettings } from "../../src/domain/user-settings";
 import { FLAG } from "../../src/domain/flags";
 import { VISIBILITY } from "../../src/domain/user-topics";
@@ -107,6 +108,14 @@ describe("the prefiltered scan against a decision over every row", () => {
   afterAll(() => s.close());
 
   const ids = () => cast.map((c) => s.users[c].id);
+
+  test("reads the mentions of the subscribers and nothing else when nobody is a candidate", async () => {
+    expect(MENTION_FLAG_BITS).toBe(MENTION_FLAGS);
+    // the one mention among the channel messages, with nobody a candidate
+    const mention = messageIds[4]!;
+    const rows = await listMaybeNotifiedRows(s.app.db, messageIds[0]!, messageIds[4]!, [], ids(), []);
+    expect(rows).toEqual([{ user_id: s.users.hamlet.id, message_id: mention, flags: FLAG.mentioned }]);
+  });
 
   /** What the scan wrote, as comparable lists. */
   async function written() {
