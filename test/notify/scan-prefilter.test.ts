@@ -214,3 +214,45 @@ describe("the prefiltered scan against a decision over every row", () => {
     );
   });
 });
+
+describe("the scan's candidates follow the settings as they change through the API", () => {
+  let s: TestServer;
+  let channel: number;
+  beforeAll(async () => {
+    s = await startServer();
+    channel = await createChannel(s, "iago", "Dunsinane", { subscribers: ["hamlet", "othello"] });
+    await scanNewMessages(s.app);
+  });
+  afterAll(() => s.close());
+
+  const waiting = (who: CastName) =>
+    s.app.db.all<{ message_id: number; trigger: string }>("SELECT message_id, trigger FROM missed_message_emails WHERE user_id = ? ORDER BY message_id", [s.users[who].id]);
+  const property = (who: CastName, name: string, value: unknown) =>
+    s.users[who].client.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: channel, property: name, value }] } as any).then((r) => r.success());
+
+  test("a channel's email switch, a followed topic and the personal default each make the next message notify, and turning them off stops it", async () => {
+    await sendStream(s, "iago", channel, "news", "nobody is told");
+    await scanNewMessages(s.app);
+    expect(await waiting("hamlet")).toEqual([]);
+
+    await property("hamlet", "email_notifications", true);
+    const channelEmail = await sendStream(s, "iago", channel, "news", "the channel's switch is on");
+    await scanNewMessages(s.app);
+    expect(await waiting("hamlet")).toEqual([{ message_id: channelEmail, trigger: "stream" }]);
+    await property("hamlet", "email_notifications", false);
+    await sendStream(s, "iago", channel, "news", "and off again");
+    await scanNewMessages(s.app);
+    expect((await waiting("hamlet")).map((r) => r.message_id)).toEqual([channelEmail]);
+
+    (await s.users.hamlet.client.post("/user_topics", { stream_id: channel, topic: "plans", visibility_policy: 3 } as any)).success();
+    const followed = await sendStream(s, "iago", channel, "Plans", "a followed topic");
+    await sendStream(s, "iago", channel, "news", "another topic of the channel");
+    await scanNewMessages(s.app);
+    expect((await waiting("hamlet")).slice(1)).toEqual([{ message_id: followed, trigger: "followed_topic" }]);
+
+    (await s.users.othello.client.patch("/settings", { enable_stream_email_notifications: true } as any)).success();
+    const byDefault = await sendStream(s, "iago", channel, "news", "othello's default for channels");
+    await scanNewMessages(s.app);
+    expect(await waiting("othello")).toEqual([{ message_id: byDefault, trigger: "stream" }]);
+  });
+});
