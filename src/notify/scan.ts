@@ -3,20 +3,21 @@ import { OFFLINE_THRESHOLD_SECS } from "../domain/presence";
 import { userSettings } from "../domain/user-settings";
 import { loadDirectory, type Directory } from "../actions/messages/directory";
 import {
+  channelNotifyState,
   insertMissedRows,
   listLastActive,
-  listMessagesAfter,
+  listMaybeNotifiedRows,
+  listMessageHeadsAfter,
   listMutersOf,
-  listSubscriptionNotifySettings,
-  listTopicPolicies,
-  listUnreadRecipients,
+  listGroupMentionContent,
   notifyCursor,
   setNotifyCursor,
+  type MessageHead,
   type MissedRow,
-  type ScannedMessage,
 } from "../store/notify";
 import { decideNotifications, type RecipientFacts, type Trigger } from "./decide";
-import { enqueueWebPush } from "./webpush/outbox";
+import { channelIndex, type ChannelIndex } from "./prefilter";
+import { enqueueWebPushes } from "./webpush/outbox";
 
 /** Messages read per transaction of the scan. */
 const SCAN_BATCH = 200;
@@ -54,7 +55,7 @@ export async function scanNewMessages(app: App): Promise<number> {
   let total = 0;
   for (;;) {
     const after = await notifyCursor(app.db);
-    const messages = await listMessagesAfter(app.db, after, SCAN_BATCH);
+    const messages = await listMessageHeadsAfter(app.db, after, SCAN_BATCH);
     if (!messages.length) return total;
     const d = await loadDirectory(app);
     const { emails, pushes } = await decideBatch(app, d, messages);
@@ -63,7 +64,7 @@ export async function scanNewMessages(app: App): Promise<number> {
       // another scan moved the cursor meanwhile (two processes on one remote database): it wrote these
       if ((await notifyCursor(sql)) !== after) return;
       await insertMissedRows(sql, emails);
-      for (const p of pushes) await enqueueWebPush(sql, { ...p, now: nowSecs(app) });
+      await enqueueWebPushes(sql, pushes, nowSecs(app));
       await setNotifyCursor(sql, last);
     });
     total += messages.length;
@@ -74,39 +75,45 @@ export async function scanNewMessages(app: App): Promise<number> {
   }
 }
 
-async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
+/**
+ * The decisions for a batch. Only the rows that may notify are read (./prefilter.ts): with nobody
+ * mentioned and no channel or followed-topic notifications on, a channel message costs no row at all.
+ */
+async function decideBatch(app: App, d: Directory, batch: MessageHead[]) {
   const emails: MissedRow[] = [];
   const pushes: { userId: number; messageId: number; trigger: Trigger }[] = [];
-  const rows = await listUnreadRecipients(app.db, messages.map((m) => m.id));
+  const now = nowSecs(app);
+  const messages = batch.filter((m) => m.date_sent >= now - STALE_SECS);
+  if (!messages.length) return { emails, pushes };
+  const channels = new Map<number, ChannelIndex>();
+  for (const streamId of new Set(messages.map((m) => m.stream_id).filter((s): s is number => s !== null))) {
+    channels.set(streamId, channelIndex(await channelNotifyState(app.db, streamId, d.versions.subscriptions ?? 0), d));
+  }
+  const candidates = new Set<number>();
+  const subscribers = new Set<number>();
+  for (const c of channels.values()) {
+    for (const u of c.candidates) candidates.add(u);
+    for (const u of c.subOf.keys()) subscribers.add(u);
+  }
+  const directIds = messages.filter((m) => m.stream_id === null).map((m) => m.id);
+  const rows = await listMaybeNotifiedRows(app.db, messages[0]!.id, messages[messages.length - 1]!.id, directIds, [...subscribers], [...candidates]);
   if (!rows.length) return { emails, pushes };
-  const streamIds = [...new Set(messages.map((m) => m.stream_id).filter((s): s is number => s !== null))];
-  const [subs, topics, muters, presence] = await Promise.all([
-    streamIds.length ? listSubscriptionNotifySettings(app.db, streamIds) : [],
-    streamIds.length ? listTopicPolicies(app.db, streamIds) : [],
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  // (a stale message within the range has no entry: its rows are passed over)
+  const [muters, presence] = await Promise.all([
     listMutersOf(app.db, [...new Set(messages.map((m) => m.sender_id))]),
     listLastActive(app.db, [...new Set(rows.map((r) => r.user_id))]),
   ]);
-  const subOf = new Map(subs.map((s) => [`${s.user_id}:${s.stream_id}`, s]));
-  // by topic, then user: the topic's key is made once per message, not once per recipient row
-  const policiesOf = new Map<string, Map<number, number>>();
-  for (const t of topics) {
-    const key = `${t.stream_id}:${t.topic.toLowerCase()}`;
-    let byUser = policiesOf.get(key);
-    if (!byUser) policiesOf.set(key, (byUser = new Map()));
-    byUser.set(t.user_id, t.visibility_policy);
-  }
-  const topicPolicies = new Map(messages.map((m) => [m.id, m.stream_id === null ? undefined : policiesOf.get(`${m.stream_id}:${m.topic.toLowerCase()}`)]));
   const muted = new Set(muters.map((m) => `${m.user_id}:${m.muted_user_id}`));
   const lastActive = new Map(presence.map((p) => [p.user_id, p.last_active_time]));
-  const byId = new Map(messages.map((m) => [m.id, m]));
-  const now = nowSecs(app);
-  // each user's settings parsed once per batch, not once per row (a row per recipient and message)
+  // each user's settings parsed once per batch, not once per row
   const settingsOf = new Map<number, ReturnType<typeof userSettings>>();
+  /** emails for a group mention: the group is found in the message's HTML, read afterwards for these only */
+  const groupMentions: MissedRow[] = [];
   for (const r of rows) {
-    const m = byId.get(r.message_id)!;
-    if (m.date_sent < now - STALE_SECS) continue;
+    const m = byId.get(r.message_id);
     const u = d.users.get(r.user_id);
-    if (!u || !u.is_active) continue;
+    if (!m || !u || !u.is_active) continue;
     let settings = settingsOf.get(r.user_id);
     if (!settings) settingsOf.set(r.user_id, (settings = userSettings({ settings: u.settings, timezone: "" })));
     const facts: RecipientFacts = {
@@ -118,11 +125,12 @@ async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
       activeClient: false,
     };
     if (m.stream_id !== null) {
-      const s = subOf.get(`${r.user_id}:${m.stream_id}`);
+      const c = channels.get(m.stream_id)!;
+      const s = c.subOf.get(r.user_id);
       if (!s) continue; // no longer subscribed
       facts.channel = {
         muted: s.is_muted === 1,
-        topicPolicy: topicPolicies.get(m.id)?.get(r.user_id) ?? 0,
+        topicPolicy: c.policiesOf.get(m.topic.toLowerCase())?.get(r.user_id) ?? 0,
         emailNotify: sub(s.email_notifications),
         pushNotify: sub(s.push_notifications),
         wildcardNotify: sub(s.wildcard_mentions_notify),
@@ -135,10 +143,18 @@ async function decideBatch(app: App, d: Directory, messages: ScannedMessage[]) {
     facts.activeClient = isActiveClient(app, r.user_id, lastActive);
     const decision = facts.activeClient ? decideNotifications(message, facts) : maybe;
     if (decision.email) {
-      const group = decision.email === "mentioned" ? mentionedGroupOf(app, m.rendered_content, r.user_id) : null;
-      emails.push({ user_id: r.user_id, message_id: m.id, trigger: decision.email, mentioned_group_id: group, due: now + Number(settings.email_notifications_batching_period_seconds) });
+      const row = { user_id: r.user_id, message_id: m.id, trigger: decision.email, mentioned_group_id: null, due: now + Number(settings.email_notifications_batching_period_seconds) };
+      emails.push(row);
+      if (decision.email === "mentioned") groupMentions.push(row);
     }
     if (decision.push) pushes.push({ userId: r.user_id, messageId: m.id, trigger: decision.push });
+  }
+  if (groupMentions.length) {
+    const html = new Map((await listGroupMentionContent(app.db, [...new Set(groupMentions.map((e) => e.message_id))])).map((m) => [m.id, m.rendered_content]));
+    for (const e of groupMentions) {
+      const h = html.get(e.message_id);
+      if (h) e.mentioned_group_id = mentionedGroupOf(app, h, e.user_id);
+    }
   }
   return { emails, pushes };
 }

@@ -58,6 +58,28 @@ export async function insertWebPushOutbox(sql: Sql, o: { userId: number; message
   return lastId;
 }
 
+/**
+ * insertWebPushOutbox for many (user, message) pairs in two statements, leaving out the users with no
+ * subscription (a row for them would have no delivery). Returns how many rows were written.
+ */
+export async function insertWebPushOutboxRows(sql: Sql, rows: { userId: number; messageId: number; trigger: string }[], now: number): Promise<number> {
+  if (!rows.length) return 0;
+  // rowids grow: the rows written now are those past the largest before (the transaction holds the write lock)
+  const before = (await sql.get<{ id: number }>("SELECT COALESCE(MAX(id), 0) AS id FROM web_push_outbox"))!.id;
+  const { changes } = await sql.run(
+    `INSERT OR IGNORE INTO web_push_outbox (user_id, message_id, trigger, created)
+     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), ? FROM json_each(?)
+     WHERE EXISTS (SELECT 1 FROM web_push_subscriptions s WHERE s.user_id = json_extract(value, '$[0]'))`,
+    [now, JSON.stringify(rows.map((r) => [r.userId, r.messageId, r.trigger]))],
+  );
+  if (changes === 0) return 0;
+  await sql.run(
+    "INSERT INTO web_push_deliveries (outbox_id, subscription_id, next_at) SELECT o.id, s.id, 0 FROM web_push_outbox o JOIN web_push_subscriptions s ON s.user_id = o.user_id WHERE o.id > ?",
+    [before],
+  );
+  return changes;
+}
+
 export interface WebPushDeliveryRow {
   id: number;
   outbox_id: number;

@@ -66,6 +66,8 @@ describe("Web Push from the missed-message decision", () => {
   });
 
   test("with an active client a push still goes when enable_online_push_notifications is on (Zulip's default), and not when it is off", async () => {
+    const keys = browserKeys();
+    (await s.users.othello.client.post("/users/me/web_push_subscriptions", { endpoint: push.endpoint("/othello"), p256dh: keys.p256dh, auth: keys.auth })).success();
     await registerQueue(s, "othello");
     (await s.users.othello.client.post("/users/me/presence", { status: "active" } as any)).success();
     const online = await sendDm(s, "hamlet", ["othello"], "you are online");
@@ -77,5 +79,23 @@ describe("Web Push from the missed-message decision", () => {
     await sendDm(s, "hamlet", ["othello"], "still online");
     await scanNewMessages(s.app);
     expect(await queued("othello")).toEqual([{ message_id: online, trigger: "direct_message" }]);
+  });
+
+  test("someone with no Web Push subscription gets no push row (nothing could reach them), and still their email", async () => {
+    await s.app.db.run("DELETE FROM web_push_subscriptions WHERE user_id = ?", [s.users.cordelia.id]);
+    const id = await sendDm(s, "iago", ["cordelia"], "no browser here");
+    const batch = await sendDm(s, "iago", ["cordelia", "hamlet"], "one browser of two");
+    await scanNewMessages(s.app);
+    expect(await queued("cordelia")).toEqual([]);
+    expect(await queued("hamlet")).toEqual([{ message_id: batch, trigger: "direct_message" }]);
+    expect(await s.app.db.all("SELECT message_id, trigger FROM missed_message_emails WHERE user_id = ? AND message_id IN (?, ?) ORDER BY message_id", [s.users.cordelia.id, id, batch])).toEqual([
+      { message_id: id, trigger: "direct_message" },
+      { message_id: batch, trigger: "direct_message" },
+    ]);
+    const deliveries = await s.app.db.all<{ n: number }>(
+      "SELECT count(*) AS n FROM web_push_deliveries d JOIN web_push_outbox o ON o.id = d.outbox_id WHERE o.message_id = ?",
+      [batch],
+    );
+    expect(deliveries).toEqual([{ n: (await s.app.db.all("SELECT id FROM web_push_subscriptions WHERE user_id = ?", [s.users.hamlet.id])).length }]);
   });
 });

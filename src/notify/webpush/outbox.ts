@@ -6,7 +6,7 @@
  * meanwhile.
  */
 import type { Sql } from "../../store/db";
-import { insertWebPushOutbox } from "../../store/web-push";
+import { insertWebPushOutbox, insertWebPushOutboxRows } from "../../store/web-push";
 
 /**
  * Why the person is told, in Zulip's words (zerver/lib/push_notifications.py NotificationTriggers):
@@ -31,3 +31,9 @@ export async function enqueueWebPush(sql: Sql, req: WebPushRequest): Promise<boo
   const id = await insertWebPushOutbox(sql, { userId: req.userId, messageId: req.messageId, trigger: req.trigger, now: req.now ?? Date.now() / 1000 });
   return id !== null;
 }
+
+/**
+ * enqueueWebPush for a batch (the missed-message scan's), in two statements. People with no Web Push
+ * subscription get no row: nothing could be delivered to them. Returns how many rows were written.
+ */
+export const enqueueWebPushes = (sql: Sql, reqs: WebPushRequest[], now: number): Promise<number> => insertWebPushOutboxRows(sql, reqs, now);
