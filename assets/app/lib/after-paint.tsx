@@ -18,3 +18,26 @@ export function AfterFirstPaint({ children }: { children: ComponentChildren }) {
   }, []);
   return ready ? <>{children}</> : null;
 }
+
+/**
+ * Runs `fn` in a task after the next frame has been painted (the frame's callbacks, then a message), so
+ * what it draws waits for the next frame; a hidden page draws no frames, so there it runs in the next task.
+ * Returns a cancel.
+ */
+export function afterNextPaint(fn: () => void): () => void {
+  let live = true;
+  const run = () => live && fn();
+  if (document.visibilityState === "hidden") {
+    const timer = setTimeout(run, 0);
+    return () => clearTimeout(timer);
+  }
+  const frame = requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = run;
+    channel.port2.postMessage(null);
+  });
+  return () => {
+    live = false;
+    cancelAnimationFrame(frame);
+  };
+}
