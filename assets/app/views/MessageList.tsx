@@ -25,7 +25,7 @@ import { memo } from "../lib/memo";
 import { ReadTracker } from "./reading";
 import { editing } from "./editing";
 import { scrollToSelected, select, selected } from "../keyboard/selection";
-import { around, newer, older, opening, range, trimmed, type Window } from "./window";
+import { around, newer, older, opening, range, toward, trimmed, type Window } from "./window";
 import { afterNextPaint } from "../lib/after-paint";
 
 /** a bar draws again only when its conversation or day changed (layOut gives one object per conversation) */
@@ -113,6 +113,8 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   if (target && first.current?.target !== target) first.current = { target, rows: firstRows() };
   /** from the opening until the frame after its first paint: the rest of the window waits for that paint */
   const settling = useRef(false);
+  /** the window an opening's first frame drew part of: it grows to it after that frame, a step at a time */
+  const goal = useRef<Window | null>(null);
 
   const ids = list?.ids ?? [];
   const w = target ? opening(ids, target.scrollTo, first.current!.rows) : trimmed(ids, win.current ?? around(ids, "bottom"));
@@ -190,6 +192,7 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
       select(row ? (keep ?? target.scrollTo) : (list.ids.at(-1) ?? null));
     }
     settling.current = true;
+    goal.current = around(ids, target.scrollTo);
     onPositioned();
   }, [target, list, start, end]);
 
@@ -222,7 +225,7 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     if (settling.current) return afterNextPaint(settle);
     // still near an edge of the window with more loaded beyond it: the next step in the next frame,
     // a few rows at a time, so no one task draws hundreds of rows
-    const frame = requestAnimationFrame(() => moveNearEdge());
+    const frame = requestAnimationFrame(() => grow() || moveNearEdge());
     return () => cancelAnimationFrame(frame);
   }, [blocks]);
 
@@ -254,9 +257,23 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     }
     pending.windowMoved = true;
     stick.current = false;
+    goal.current = null;
     win.current = around(ids, id);
     setMoved((n) => n + 1);
   }, [scrollRequest, blocks]);
+
+  /** A step of the window towards the opening's goal (true), or none left (false). */
+  function grow(): boolean {
+    const g = goal.current;
+    const next = g && win.current && toward(lists.peek()[key]?.ids ?? [], win.current, g);
+    if (!next) {
+      goal.current = null;
+      return false;
+    }
+    win.current = next;
+    setMoved((n) => n + 1);
+    return true;
+  }
 
   /** Moves the window over loaded messages (true), or says there are none that way (false). */
   function move(how: "older" | "newer"): boolean {
@@ -296,10 +313,10 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     }
   }
 
-  /** The first frame is painted: the window grows over the loaded messages near the screen, or fetches. */
+  /** The first frame is painted: the rest of the window comes in (or, when it is all there, what scrolling brings). */
   function settle() {
     settling.current = false;
-    onScroll();
+    if (!grow()) onScroll();
   }
 
   function onScroll() {

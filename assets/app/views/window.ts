@@ -63,6 +63,17 @@ export function opening(ids: readonly number[], target: number | "bottom", rows:
   return fromIndexes(ids, start, Math.min(last, start + n));
 }
 
+/**
+ * A step of a window inside `goal` towards it (an opening's first frame drew part of its window): up to
+ * STEP more rows on each side; null once it is the goal, or when it moved out of it (the person scrolled).
+ */
+export function toward(ids: readonly number[], w: Window, goal: Window): Window | null {
+  const [start, end] = range(ids, w);
+  const [first, last] = range(ids, goal);
+  if (start < first || end > last || (start === first && end === last)) return null;
+  return fromIndexes(ids, Math.max(first, start - STEP), Math.min(last, end + STEP));
+}
+
 /** A step towards older loaded messages, the newest side trimmed; null when the window starts at the list's start. */
 export function older(ids: readonly number[], w: Window): Window | null {
   const [start, end] = range(ids, w);
