@@ -41,3 +41,22 @@ export function afterNextPaint(fn: () => void): () => void {
     cancelAnimationFrame(frame);
   };
 }
+
+/**
+ * Runs `fn` once the next frame has been painted and the page is idle (at most `timeout` ms after that
+ * paint): for work nobody waits for, so it does not hold up what the frame's first tasks do (input, the
+ * parts drawn after the first paint). Returns a cancel.
+ */
+export function whenIdleAfterPaint(fn: () => void, timeout: number): () => void {
+  let idle: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const cancelPaint = afterNextPaint(() => {
+    if (typeof requestIdleCallback === "function") idle = requestIdleCallback(() => fn(), { timeout });
+    else timer = setTimeout(fn, 0);
+  });
+  return () => {
+    cancelPaint();
+    if (idle !== null) cancelIdleCallback(idle);
+    if (timer !== null) clearTimeout(timer);
+  };
+}

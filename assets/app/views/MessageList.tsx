@@ -26,7 +26,7 @@ import { ReadTracker } from "./reading";
 import { editing } from "./editing";
 import { scrollToSelected, select, selected } from "../keyboard/selection";
 import { around, newer, older, opening, range, toward, trimmed, type Window } from "./window";
-import { afterNextPaint } from "../lib/after-paint";
+import { whenIdleAfterPaint } from "../lib/after-paint";
 
 /** a bar draws again only when its conversation or day changed (layOut gives one object per conversation) */
 const RecipientBar = memo(Bar);
@@ -37,6 +37,8 @@ const EDGE = 800;
 
 /** how far beyond the screen's top and bottom the first frame's rows reach (pixels) */
 const MARGIN = 120;
+/** at most this long (ms) after the first frame is painted, the rest of an opening's window starts coming in */
+const SETTLE_WAIT = 250;
 /** the first frame's first guess of the rows that fill the screen (a row is rarely under 32 px) */
 const firstRows = () => Math.ceil((typeof innerHeight === "number" && innerHeight > 0 ? innerHeight : 800) / 32);
 
@@ -221,8 +223,9 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
       if (moved) el.scrollTop += moved;
     }
     reading.current = topRow(el);
-    // just opened: the rest of the window (and any fetch) once the first frame is on the screen
-    if (settling.current) return afterNextPaint(settle);
+    // just opened: the rest of the window (and any fetch) once the first frame is on the screen and the
+    // page is idle (the rows beyond the screen are for scrolling, which can wait that long)
+    if (settling.current) return whenIdleAfterPaint(settle, SETTLE_WAIT);
     // still near an edge of the window with more loaded beyond it: the next step in the next frame,
     // a few rows at a time, so no one task draws hundreds of rows
     const frame = requestAnimationFrame(() => grow() || moveNearEdge());
