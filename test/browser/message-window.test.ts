@@ -55,6 +55,43 @@ const offsetOf = (page: Page, n: number) =>
     return row ? row.getBoundingClientRect().top - el.getBoundingClientRect().top : null;
   }, ids[n - 1]!);
 
+/**
+ * Runs in the page: notes the rows of the frame that first paints any (a frame callback asked for when
+ * they are inserted runs just before that paint), with each row's top relative to the scroller's top.
+ */
+const NOTE_FIRST_FRAME = () => {
+  const w = window as unknown as { __firstFrame: unknown };
+  w.__firstFrame = null;
+  new MutationObserver((_, observer) => {
+    if (!document.querySelector(".message-row")) return;
+    observer.disconnect();
+    requestAnimationFrame(() => {
+      const scroller = document.querySelector(".message-scroller")!.getBoundingClientRect();
+      const rows = Array.from(document.querySelectorAll<HTMLElement>(".message-row[data-message-id]"));
+      w.__firstFrame = {
+        ids: rows.map((r) => Number(r.dataset.messageId)),
+        tops: rows.map((r) => r.getBoundingClientRect().top - scroller.top),
+        // the rows reach above the scroller's top and below its bottom (or end in the list's bottom padding)
+        firstTop: rows[0]!.getBoundingClientRect().top - scroller.top,
+        lastBottom: rows.at(-1)!.getBoundingClientRect().bottom - scroller.bottom,
+      };
+    });
+  }).observe(document, { childList: true, subtree: true });
+};
+interface FirstFrame {
+  ids: number[];
+  tops: number[];
+  firstTop: number;
+  lastBottom: number;
+}
+
+async function logIn(page: Page, hash: string) {
+  await page.goto(`${base}/${hash}`);
+  await page.fill("#login-email", "hamlet@zulip.com");
+  await page.fill("#login-password", "hamlet-pass");
+  await page.click(".login-form button[type=submit]");
+}
+
 describe("the message list's window", () => {
   test("a topic of 520 messages scrolls back to its first and down again with at most the window's rows in the page, the row being read stays put, and unread messages far back are marked read when seen", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 700 } });
@@ -125,4 +162,74 @@ describe("the message list's window", () => {
       await context.close();
     }
   }, 60_000);
+});
+
+describe("a view's first frame", () => {
+  test("opening at the first unread message, the first frame draws only the rows that fill the screen; the rest arrive after it with that message kept where it was, and it is marked read", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(NOTE_FIRST_FRAME);
+    const page = await context.newPage();
+    page.setDefaultTimeout(5000);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      // Records 300 to 305 the only unread ones: the topic opens at Record 300, with the 50 before it and the 50 after
+      (await s.users.hamlet.client.post("/messages/flags", { messages: ids, op: "add", flag: "read" })).success();
+      (await s.users.hamlet.client.post("/messages/flags", { messages: ids.slice(299, 305), op: "remove", flag: "read" })).success();
+      expect(await isRead(300)).toBe(false);
+      await logIn(page, `#narrow/channel/${general}-general/topic/annals`);
+      await page.waitForFunction(() => (window as any).__firstFrame !== null);
+      const first = (await page.evaluate(() => (window as any).__firstFrame)) as FirstFrame;
+      const at = first.ids.indexOf(ids[299]!);
+      expect(at).toBeGreaterThan(0);
+      // fewer rows than the 101 fetched, yet no gap on the screen: they reach past its top and bottom
+      expect(first.ids.length).toBeLessThan(101);
+      expect(first.firstTop).toBeLessThan(0);
+      expect(first.lastBottom).toBeGreaterThan(0);
+
+      // the deferred rows arrive: every fetched message, in order, Record 300 where the first frame put it
+      for (const n of [250, 350]) await page.locator(".message-row", { has: page.locator(".message-content", { hasText: new RegExp(`^Record ${n}$`) }) }).waitFor({ state: "attached" });
+      expect(await shownRecords(page)).toEqual(Array.from({ length: 101 }, (_, i) => 250 + i));
+      await page.waitForTimeout(100);
+      expect(Math.abs((await offsetOf(page, 300))! - first.tops[at]!)).toBeLessThanOrEqual(1);
+      for (let i = 0; i < 40 && !(await isRead(300)); i++) await page.waitForTimeout(100);
+      expect(await isRead(300)).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
+
+  test("opening at the bottom, the first frame draws the newest rows that fill the screen; the older ones arrive above them after it and the newest stays at the bottom", async () => {
+    const ledger: number[] = [];
+    for (let i = 1; i <= 70; i++) ledger.push((await s.users.cordelia.client.post("/messages", { type: "stream", to: general, topic: "ledger", content: `Entry ${i}` })).success().id);
+    (await s.users.hamlet.client.post("/messages/flags", { messages: ledger, op: "add", flag: "read" })).success();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(NOTE_FIRST_FRAME);
+    const page = await context.newPage();
+    page.setDefaultTimeout(5000);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await logIn(page, `#narrow/channel/${general}-general/topic/ledger`);
+      await page.waitForFunction(() => (window as any).__firstFrame !== null);
+      const first = (await page.evaluate(() => (window as any).__firstFrame)) as FirstFrame;
+      // the newest rows, down to the newest, reaching above the screen's top; the newest at the bottom
+      expect(first.ids.at(-1)).toBe(ledger[69]!);
+      expect(first.ids).toEqual(ledger.slice(70 - first.ids.length));
+      expect(first.ids.length).toBeLessThan(50);
+      expect(first.firstTop).toBeLessThan(0);
+      expect(first.lastBottom).toBeLessThanOrEqual(0);
+
+      // the 50 fetched (nothing unread: the newest 50) all arrive, and the list is still at its bottom
+      await page.locator(".message-row", { has: page.locator(".message-content", { hasText: /^Entry 21$/ }) }).waitFor({ state: "attached" });
+      await page.waitForTimeout(100);
+      const shown = await page.locator(".message-row[data-message-id]").evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.messageId)));
+      expect(shown).toEqual(ledger.slice(20));
+      expect(await page.locator(".message-scroller").evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
 });

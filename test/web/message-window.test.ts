@@ -1,7 +1,7 @@
 /** The message list's window over a view's loaded messages (assets/app/views/window.ts). */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { around, newer, older, range, STEP, trimmed, WINDOW, type Window } from "../../assets/app/views/window";
+import { around, newer, older, opening, range, STEP, toward, trimmed, WINDOW, type Window } from "../../assets/app/views/window";
 
 /** ids 1000, 1003, 1006, … (gaps, as a narrow's ids have) */
 const idsOf = (n: number) => Array.from({ length: n }, (_, i) => 1000 + 3 * i);
@@ -66,6 +66,51 @@ describe("the message list's window", () => {
           expect(end).toBeLessThanOrEqual(ids.length);
           if (w.to === null) expect(end).toBe(ids.length);
         }
+      }),
+    );
+  });
+});
+
+describe("an opening's first frame and the rest of its window", () => {
+  test("the first frame holds the newest rows, or rows about a message with a third of them above it, inside the window it opens", () => {
+    const ids = idsOf(1000);
+    expect(shown(ids, opening(ids, "bottom", 20))).toEqual(ids.slice(-20));
+    expect(opening(ids, "bottom", 20).to).toBeNull();
+    const rows = shown(ids, opening(ids, ids[500]!, 30));
+    expect({ first: rows[0], length: rows.length, at: rows.indexOf(ids[500]!) }).toEqual({ first: ids[490], length: 30, at: 10 });
+    // at the ends of the list, the rows stop there (a message at the top, the newest at the bottom)
+    expect(shown(ids, opening(ids, ids[2]!, 30))).toEqual(ids.slice(0, 30));
+    expect(shown(ids, opening(ids, ids[998]!, 30))).toEqual(ids.slice(970));
+    // never more than the window
+    expect(shown(ids, opening(ids, "bottom", 5000))).toEqual(shown(ids, around(ids, "bottom")));
+  });
+
+  test("the window grows to the opening's by STEP rows on each side, then stops; moved out of it (scrolled), it stops too", () => {
+    const ids = idsOf(1000);
+    const goal = around(ids, ids[500]!);
+    let w = opening(ids, ids[500]!, 30);
+    const sizes: number[] = [];
+    for (let next = toward(ids, w, goal); next; next = toward(ids, w, goal)) {
+      w = next;
+      sizes.push(shown(ids, w).length);
+    }
+    expect(w).toEqual(goal);
+    expect(sizes).toEqual([80, 130, 161, 186, 200]);
+    expect(toward(ids, older(ids, goal)!, goal)).toBeNull();
+  });
+
+  test("whatever the list and the target, the first frame's rows are contiguous, hold the target, and grow to exactly the window it opens", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 700 }), fc.integer({ min: 0, max: 699 }), fc.integer({ min: 1, max: 250 }), fc.boolean(), (n, at, rows, bottom) => {
+        const ids = idsOf(n);
+        const target = bottom ? ("bottom" as const) : ids[Math.min(at, n - 1)]!;
+        const goal = around(ids, target);
+        let w = opening(ids, target, rows);
+        const first = shown(ids, w);
+        expect(first.length).toBe(Math.min(rows, shown(ids, goal).length));
+        expect(first.includes(bottom ? ids[n - 1]! : (target as number))).toBe(true);
+        for (let next = toward(ids, w, goal); next; next = toward(ids, w, goal)) w = next;
+        expect(shown(ids, w)).toEqual(shown(ids, goal));
       }),
     );
   });

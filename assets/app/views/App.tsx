@@ -3,7 +3,7 @@
  * both drawers on a phone), and the current view in the middle.
  */
 import { signal } from "@preact/signals";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { settingsView, view } from "../nav/router";
 import type { PageView } from "../nav/hash";
 import { narrowKey } from "../state/narrow";
@@ -104,11 +104,12 @@ function Theme() {
   const scheme = settings.value.color_scheme;
   const dark = scheme === SCHEME.dark || (scheme === SCHEME.automatic && prefersDark.value);
   const fluid = settings.value.fluid_layout_width;
-  useEffect(() => {
+  // before the first paint: set after it, the change of color-scheme restyled every element of the page again
+  useLayoutEffect(() => {
     document.documentElement.dataset.theme = dark ? "dark" : "light";
   }, [dark]);
   // the message area's width follows the person's fluid_layout_width setting
-  useEffect(() => {
+  useLayoutEffect(() => {
     document.documentElement.toggleAttribute("data-fluid", fluid);
   }, [fluid]);
   return null;

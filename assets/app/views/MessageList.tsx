@@ -5,6 +5,8 @@
  * Only a window of the loaded messages is in the page (see window.ts): nearing an edge of it moves it
  * over loaded messages first, then fetches. Whatever changes, the row the person was looking at stays
  * where it was on the screen. (The browser's find-in-page sees the rows in the window only.)
+ * A view's first frame draws only the rows that fill the screen; the rest of its window follows after
+ * that frame is painted, a step at a time, like any move of the window.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { fetchMessages } from "../api/calls";
@@ -23,7 +25,8 @@ import { memo } from "../lib/memo";
 import { ReadTracker } from "./reading";
 import { editing } from "./editing";
 import { scrollToSelected, select, selected } from "../keyboard/selection";
-import { around, newer, older, range, trimmed, type Window } from "./window";
+import { around, newer, older, opening, range, toward, trimmed, type Window } from "./window";
+import { whenIdleAfterPaint } from "../lib/after-paint";
 
 /** a bar draws again only when its conversation or day changed (layOut gives one object per conversation) */
 const RecipientBar = memo(Bar);
@@ -31,6 +34,13 @@ const RecipientBar = memo(Bar);
 const PAGE = 60;
 /** how near an end (in pixels) fetching the next page starts */
 const EDGE = 800;
+
+/** how far beyond the screen's top and bottom the first frame's rows reach (pixels) */
+const MARGIN = 120;
+/** at most this long (ms) after the first frame is painted, the rest of an opening's window starts coming in */
+const SETTLE_WAIT = 250;
+/** the first frame's first guess of the rows that fill the screen (a row is rarely under 32 px) */
+const firstRows = () => Math.ceil((typeof innerHeight === "number" && innerHeight > 0 ? innerHeight : 800) / 32);
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -100,8 +110,16 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     if (moved) el.scrollTop += moved;
   }
 
+  /** an opening's first frame: how many rows it draws (grown until they fill the screen: the opening effect) */
+  const first = useRef<{ target: ListTarget; rows: number } | null>(null);
+  if (target && first.current?.target !== target) first.current = { target, rows: firstRows() };
+  /** from the opening until the frame after its first paint: the rest of the window waits for that paint */
+  const settling = useRef(false);
+  /** the window an opening's first frame drew part of: it grows to it after that frame, a step at a time */
+  const goal = useRef<Window | null>(null);
+
   const ids = list?.ids ?? [];
-  const w = target ? around(ids, target.scrollTo) : trimmed(ids, win.current ?? around(ids, "bottom"));
+  const w = target ? opening(ids, target.scrollTo, first.current!.rows) : trimmed(ids, win.current ?? around(ids, "bottom"));
   win.current = w;
   const [start, end] = range(ids, w);
   const atEnd = end === ids.length;
@@ -155,23 +173,30 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     return () => el.removeEventListener("load", onLoad, true);
   }, []);
 
-  // opening: bring the target into view once its messages are there
+  // opening: bring the target into view once its messages are there; when the first frame's rows leave
+  // a gap on the screen (or its margin), more of them in this same frame, before anything is painted
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || !target || !list) return;
-    if (target.scrollTo === "bottom") {
-      el.scrollTop = el.scrollHeight;
-      select(list.ids.at(-1) ?? null);
-    } else {
-      const row = el.querySelector<HTMLElement>(`[data-message-id="${target.scrollTo}"]`);
-      // the message a third of the way down, as Zulip places the one it opens at (or where it was left)
-      if (row) el.scrollTop = Math.max(0, el.scrollTop + row.getBoundingClientRect().top - el.getBoundingClientRect().top - (target.offset ?? el.clientHeight / 3));
-      else el.scrollTop = el.scrollHeight;
+    const row = target.scrollTo === "bottom" ? null : el.querySelector<HTMLElement>(`[data-message-id="${target.scrollTo}"]`);
+    // the message a third of the way down, as Zulip places the one it opens at (or where it was left)
+    if (row) el.scrollTop = Math.max(0, el.scrollTop + row.getBoundingClientRect().top - el.getBoundingClientRect().top - (target.offset ?? el.clientHeight / 3));
+    else el.scrollTop = el.scrollHeight;
+    const more = rowsToFill(el, ids, target.scrollTo, start, end);
+    if (more) {
+      first.current!.rows = more;
+      setMoved((n) => n + 1);
+      return;
+    }
+    if (target.scrollTo === "bottom") select(list.ids.at(-1) ?? null);
+    else {
       const keep = target.select != null && list.ids.includes(target.select) ? target.select : null;
       select(row ? (keep ?? target.scrollTo) : (list.ids.at(-1) ?? null));
     }
+    settling.current = true;
+    goal.current = around(ids, target.scrollTo);
     onPositioned();
-  }, [target, list]);
+  }, [target, list, start, end]);
 
   // leaving the view: note where the person was, for coming back (see `positions`)
   useLayoutEffect(
@@ -198,9 +223,12 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
       if (moved) el.scrollTop += moved;
     }
     reading.current = topRow(el);
+    // just opened: the rest of the window (and any fetch) once the first frame is on the screen and the
+    // page is idle (the rows beyond the screen are for scrolling, which can wait that long)
+    if (settling.current) return whenIdleAfterPaint(settle, SETTLE_WAIT);
     // still near an edge of the window with more loaded beyond it: the next step in the next frame,
     // a few rows at a time, so no one task draws hundreds of rows
-    const frame = requestAnimationFrame(() => moveNearEdge());
+    const frame = requestAnimationFrame(() => grow() || moveNearEdge());
     return () => cancelAnimationFrame(frame);
   }, [blocks]);
 
@@ -232,9 +260,23 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     }
     pending.windowMoved = true;
     stick.current = false;
+    goal.current = null;
     win.current = around(ids, id);
     setMoved((n) => n + 1);
   }, [scrollRequest, blocks]);
+
+  /** A step of the window towards the opening's goal (true), or none left (false). */
+  function grow(): boolean {
+    const g = goal.current;
+    const next = g && win.current && toward(lists.peek()[key]?.ids ?? [], win.current, g);
+    if (!next) {
+      goal.current = null;
+      return false;
+    }
+    win.current = next;
+    setMoved((n) => n + 1);
+    return true;
+  }
 
   /** Moves the window over loaded messages (true), or says there are none that way (false). */
   function move(how: "older" | "newer"): boolean {
@@ -274,12 +316,18 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     }
   }
 
+  /** The first frame is painted: the rest of the window comes in (or, when it is all there, what scrolling brings). */
+  function settle() {
+    settling.current = false;
+    if (!grow()) onScroll();
+  }
+
   function onScroll() {
     const el = scroller.current!;
     reading.current = topRow(el);
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
     stick.current = fromBottom < 40 && !!list?.found_newest && atEnd;
-    if (!list || target || loading || moveNearEdge()) return;
+    if (!list || target || loading || settling.current || moveNearEdge()) return;
     if (el.scrollTop < EDGE && !list.found_oldest) void load("older");
     else if (fromBottom < EDGE && !list.found_newest) void load("newer");
   }
@@ -288,7 +336,7 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   useEffect(() => {
     const el = scroller.current;
     if (!el || !list || target || loading || error) return;
-    if (el.scrollHeight <= el.clientHeight + EDGE) {
+    if (el.scrollHeight <= el.clientHeight + EDGE && !settling.current) {
       if (moveNearEdge()) return;
       if (!list.found_oldest) void load("older");
       else if (!list.found_newest) void load("newer");
@@ -354,6 +402,22 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
       </div>
     </div>
   );
+}
+
+/**
+ * How many rows an opening's first frame needs when those drawn leave a gap (within MARGIN) above or
+ * below the screen while its window has rows there; null when they fill it. The guess scales the rows
+ * drawn by the height they took, so one more pass is usually enough.
+ */
+function rowsToFill(el: HTMLElement, ids: readonly number[], target: number | "bottom", start: number, end: number): number | null {
+  const [first, last] = range(ids, around(ids, target));
+  const gapAbove = start > first && el.scrollTop < MARGIN;
+  const gapBelow = end < last && el.scrollHeight - el.scrollTop - el.clientHeight < MARGIN;
+  if (!gapAbove && !gapBelow) return null;
+  const drawn = end - start;
+  const height = (el.firstElementChild as HTMLElement | null)?.offsetHeight ?? 0;
+  const guess = height > 0 ? Math.ceil((drawn * (el.clientHeight + 2 * MARGIN)) / height) + 4 : drawn * 2;
+  return Math.min(last - first, Math.max(drawn + 4, guess));
 }
 
 /** The first row whose bottom is below the top of the scroller (the one the person reads from), and its top. */

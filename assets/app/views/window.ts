@@ -49,6 +49,31 @@ export function around(ids: readonly number[], target: number | "bottom"): Windo
   return fromIndexes(ids, start, Math.min(ids.length, start + WINDOW));
 }
 
+/**
+ * The part of `around(ids, target)` drawn in a view's first frame: `rows` rows, the newest ones or those
+ * about the target (a third above it, as the list places it a third down). MessageList grows `rows` until
+ * they fill the screen; the rest of the window comes in after the first paint, a step at a time.
+ */
+export function opening(ids: readonly number[], target: number | "bottom", rows: number): Window {
+  const [first, last] = range(ids, around(ids, target));
+  const n = Math.max(1, rows);
+  if (target === "bottom") return fromIndexes(ids, Math.max(first, last - n), last);
+  const at = Math.min(lowerBound(ids, target), Math.max(0, ids.length - 1));
+  const start = Math.max(first, Math.min(at - Math.floor(n / 3), last - n));
+  return fromIndexes(ids, start, Math.min(last, start + n));
+}
+
+/**
+ * A step of a window inside `goal` towards it (an opening's first frame drew part of its window): up to
+ * STEP more rows on each side; null once it is the goal, or when it moved out of it (the person scrolled).
+ */
+export function toward(ids: readonly number[], w: Window, goal: Window): Window | null {
+  const [start, end] = range(ids, w);
+  const [first, last] = range(ids, goal);
+  if (start < first || end > last || (start === first && end === last)) return null;
+  return fromIndexes(ids, Math.max(first, start - STEP), Math.min(last, end + STEP));
+}
+
 /** A step towards older loaded messages, the newest side trimmed; null when the window starts at the list's start. */
 export function older(ids: readonly number[], w: Window): Window | null {
   const [start, end] = range(ids, w);
