@@ -20,7 +20,7 @@ export class ApiError extends Error {
 export class NetworkError extends Error {}
 
 export type Params = Record<string, unknown>;
-type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 export const csrfToken = () => /(?:^|;\s*)parley_csrf=([^;]*)/.exec(document.cookie)?.[1] ?? "";
 const encode = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
@@ -39,21 +39,37 @@ export const whenSignedOut = (f: () => void) => {
 };
 let signedOut = false;
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-export async function api<T = any>(method: Method, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+/**
+ * The URL and fetch options of an API call. The page's inline start-up script (api/start-requests.ts)
+ * sends /register and the first messages with it too, so they are asked for exactly as api() would.
+ */
+export function apiRequest(method: Method, path: string, params: Params = {}): { url: string; init: RequestInit } {
   const entries = Object.entries(params)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => [k, encode(v)] as [string, string]);
   const query = method === "GET" && entries.length ? `?${new URLSearchParams(entries)}` : "";
-  let res: Response;
-  try {
-    res = await fetch(`/json${path}${query}`, {
+  return {
+    url: `/json${path}${query}`,
+    init: {
       method,
       credentials: "same-origin",
       headers: method === "GET" ? {} : { "X-CSRFToken": csrfToken() },
       body: method === "GET" ? undefined : new URLSearchParams(entries),
-      signal,
-    });
+    },
+  };
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export async function api<T = any>(method: Method, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+  const { url, init } = apiRequest(method, path, params);
+  return answerOf<T>(fetch(url, { ...init, signal }), signal);
+}
+
+/** The answer to a request already sent (by api(), or by the page's start-up script), read as api() reads it. */
+export async function answerOf<T = any>(sent: Promise<Response>, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    res = await sent;
   } catch (e) {
     if (signal?.aborted) throw e;
     throw new NetworkError("Parley's server cannot be reached.");
