@@ -60,48 +60,54 @@ export function apiRequest(method: Method, path: string, params: Params = {}): {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export async function api<T = any>(method: Method, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
-  const { url, init } = apiRequest(method, path, params);
-  return answerOf<T>(fetch(url, { ...init, signal }), signal);
+/** A response with its body read as JSON (`json` false when it was not JSON or could not be read). */
+export interface ReadAnswer {
+  status: number;
+  json: boolean;
+  body?: any;
 }
 
-/** The answer to a request already sent (by api(), or by the page's start-up script), read as api() reads it. */
-export async function answerOf<T = any>(sent: Promise<Response>, signal?: AbortSignal): Promise<T> {
-  let res: Response;
+/**
+ * Reads a response's JSON body as soon as it comes. The page's start-up script reads its two answers so,
+ * while the bundle is still loading: the large /register answer is parsed before the app needs it.
+ */
+export const readAnswer = (res: Response): Promise<ReadAnswer> =>
+  res.json().then(
+    (body) => ({ status: res.status, json: true, body }),
+    () => ({ status: res.status, json: false }),
+  );
+
+export async function api<T = any>(method: Method, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+  const { url, init } = apiRequest(method, path, params);
+  return answerOf<T>(fetch(url, { ...init, signal }).then(readAnswer), signal);
+}
+
+/** The answer to a request already sent (by api(), or by the page's start-up script), as api() gives it. */
+export async function answerOf<T = any>(sent: Promise<ReadAnswer>, signal?: AbortSignal): Promise<T> {
+  let read: ReadAnswer;
   try {
-    res = await sent;
+    read = await sent;
   } catch (e) {
     if (signal?.aborted) throw e;
     throw new NetworkError("Parley's server cannot be reached.");
   }
-  return answer<T>(res);
+  return answer<T>(read);
 }
 
 /** A multipart POST (an image with its fields), or PATCH where Zulip takes one, answered like api(). */
-export async function apiUpload<T = any>(path: string, form: FormData, method: "POST" | "PATCH" = "POST"): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(`/json${path}`, { method, credentials: "same-origin", headers: { "X-CSRFToken": csrfToken() }, body: form });
-  } catch {
-    throw new NetworkError("Parley's server cannot be reached.");
-  }
-  return answer<T>(res);
+export function apiUpload<T = any>(path: string, form: FormData, method: "POST" | "PATCH" = "POST"): Promise<T> {
+  return answerOf<T>(fetch(`/json${path}`, { method, credentials: "same-origin", headers: { "X-CSRFToken": csrfToken() }, body: form }).then(readAnswer));
 }
 
-async function answer<T>(res: Response): Promise<T> {
-  let body: any;
-  try {
-    body = await res.json();
-  } catch {
-    throw new NetworkError(`Parley's server answered with an error (${res.status}).`);
-  }
-  if (res.status === 401 && !signedOut) {
+function answer<T>({ status, json, body }: ReadAnswer): T {
+  if (!json) throw new NetworkError(`Parley's server answered with an error (${status}).`);
+  if (status === 401 && !signedOut) {
     signedOut = true; // once: every call in flight answers 401 too
     onSignedOut();
   }
   if (body?.result === "success") return body as T;
-  if (res.status >= 500 && !body?.code) throw new NetworkError(`Parley's server answered with an error (${res.status}).`);
-  throw new ApiError(body?.msg || `Request failed (${res.status})`, body?.code ?? "BAD_REQUEST", res.status, body && typeof body === "object" ? body : {});
+  if (status >= 500 && !body?.code) throw new NetworkError(`Parley's server answered with an error (${status}).`);
+  throw new ApiError(body?.msg || `Request failed (${status})`, body?.code ?? "BAD_REQUEST", status, body && typeof body === "object" ? body : {});
 }
 
 /** A message for a person from whatever went wrong. */

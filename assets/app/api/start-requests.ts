@@ -6,12 +6,12 @@
  */
 import { REGISTER_PARAMS } from "../state/register-params";
 import { firstViewParams } from "./calls";
-import { apiRequest, type Method, type Params } from "./http";
+import { apiRequest, readAnswer, type Method, type Params, type ReadAnswer } from "./http";
 
 export interface StartRequests {
-  register: Promise<Response>;
+  register: Promise<ReadAnswer>;
   /** the first view's messages, when the URL names a view readable before /register (calls.ts) */
-  messages: { params: Params; response: Promise<Response> } | null;
+  messages: { params: Params; response: Promise<ReadAnswer> } | null;
 }
 
 declare global {
@@ -21,9 +21,10 @@ declare global {
   }
 }
 
-function send(method: Method, path: string, params: Params): Promise<Response> {
+/** Sends a request and reads its answer's JSON as it comes (off the app's path: the bundle is still loading). */
+function send(method: Method, path: string, params: Params): Promise<ReadAnswer> {
   const { url, init } = apiRequest(method, path, params);
-  const sent = fetch(url, init);
+  const sent = fetch(url, init).then(readAnswer);
   sent.catch(() => {}); // read (and reported) by boot.tsx; a failure waiting for it is nobody's error yet
   return sent;
 }
