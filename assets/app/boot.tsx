@@ -6,7 +6,7 @@
  */
 import { render } from "preact";
 import { EventLoop } from "./api/events";
-import { answerOf, describeError, NetworkError } from "./api/http";
+import { answerOf, api, describeError, NetworkError } from "./api/http";
 import { earlySettled, fetchEarly, noteRegistered } from "./api/first-messages";
 import { takeStartRequests } from "./api/start-requests";
 import { startPresence } from "./api/presence";
@@ -75,18 +75,19 @@ function whenIdle(run: () => void): void {
 
 /**
  * /register's answer and the first view's messages, from the requests the page's start-up script sent
- * while the bundle loaded (api/start-requests.ts), or sent now. A network failure of the page's own
- * /register is tried once more from here: the page may have come from the service worker's cache.
+ * while the bundle loaded (api/start-requests.ts), or sent now. A network failure of a request the page
+ * sent is tried once more from here: the page may have come from the service worker's cache.
  */
 function startAnswers() {
   const started = takeStartRequests();
+  const again = <T,>(answer: Promise<T>, ask: () => Promise<T>) =>
+    started.adopted ? answer.catch((e) => (e instanceof NetworkError ? ask() : Promise.reject(e))) : answer;
   if (started.messages) {
     const { params, response } = started.messages;
-    fetchEarly(params, () => answerOf(response));
+    fetchEarly(params, () => again(answerOf(response), () => api("GET", "/messages", params)));
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const registered = answerOf<any>(started.register);
-  return started.adopted ? registered.catch((e) => (e instanceof NetworkError ? register() : Promise.reject(e))) : registered;
+  return again(answerOf<any>(started.register), register);
 }
 
 export async function boot(root: HTMLElement): Promise<void> {

@@ -134,6 +134,36 @@ describe("the start-up requests", () => {
     expect(errors).toEqual([]);
   }, 30_000);
 
+  test("when the page's own requests fail on the network (a page from the service worker's cache), the app asks once more and starts", async () => {
+    const { page, errors } = await openWatch();
+    const seen = jsonRequests(page);
+    const aborted: string[] = [];
+    for (const path of ["/json/register", "/json/messages"]) {
+      await page.route(
+        (url) => url.pathname === path,
+        async (route: Route) => {
+          if (aborted.includes(path)) return route.continue();
+          aborted.push(path);
+          await route.abort("internetdisconnected");
+        },
+      );
+    }
+    const queues = countQueues();
+    try {
+      await page.reload();
+      await row(page, "Nay, answer me.").waitFor();
+      await page.locator(".app-shell").waitFor();
+      expect(aborted.sort()).toEqual(["/json/messages", "/json/register"]);
+      expect(seen.filter((r) => r === "POST /json/register").length).toBe(2);
+      expect(seen.filter((r) => r === "GET /json/messages").length).toBe(2);
+      expect(queues.made).toBe(1);
+      expect(await page.locator(".start-failed").count()).toBe(0);
+    } finally {
+      queues.stop();
+    }
+    expect(errors).toEqual([]);
+  }, 30_000);
+
   test("a session that ended before the page's /register was answered lands on the login page, which says so", async () => {
     const { page, errors } = await openWatch();
     // the session ends between the page being served and its /register being read
