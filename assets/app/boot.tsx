@@ -1,15 +1,14 @@
 /**
  * Start-up: one POST /register builds the store, the router picks the view from the URL, the page is
- * drawn, then the event loop and the presence reports start. The first view's messages are asked for
- * alongside /register, not after it (api/first-messages.ts). A lost event queue registers again and
+ * drawn, then the event loop and the presence reports start. /register and the first view's messages
+ * are sent by the page's inline script before this bundle has loaded (api/start-requests.ts). A lost event queue registers again and
  * rebuilds the store (the compose box keeps what it holds: it lives outside the store).
  */
 import { render } from "preact";
 import { EventLoop } from "./api/events";
-import { describeError, NetworkError } from "./api/http";
-import { fetchMessagesEarly, openingFetch, recentFetch } from "./api/calls";
-import { earlySettled, noteRegistered } from "./api/first-messages";
-import { viewBeforeRegister } from "./nav/hash";
+import { answerOf, api, describeError, NetworkError } from "./api/http";
+import { earlySettled, fetchEarly, noteRegistered } from "./api/first-messages";
+import { takeStartRequests } from "./api/start-requests";
 import { startPresence } from "./api/presence";
 import { register } from "./api/register";
 import { startDrafts } from "./compose/drafts";
@@ -74,19 +73,27 @@ function whenIdle(run: () => void): void {
   else window.addEventListener("load", later, { once: true });
 }
 
-/** Starts the messages of the view the URL names, when it can be read without /register's answer. */
-function fetchFirstViewEarly(): void {
-  const v = viewBeforeRegister(location.hash);
-  if (v?.kind === "narrow") fetchMessagesEarly(...openingFetch(v.narrow, v.near));
-  else if (v?.kind === "recent") fetchMessagesEarly(...recentFetch());
+/**
+ * /register's answer and the first view's messages, from the requests the page's start-up script sent
+ * while the bundle loaded (api/start-requests.ts), or sent now. A network failure of a request the page
+ * sent is tried once more from here: the page may have come from the service worker's cache.
+ */
+function startAnswers() {
+  const started = takeStartRequests();
+  const again = <T,>(answer: Promise<T>, ask: () => Promise<T>) =>
+    started.adopted ? answer.catch((e) => (e instanceof NetworkError ? ask() : Promise.reject(e))) : answer;
+  if (started.messages) {
+    const { params, response } = started.messages;
+    fetchEarly(params, () => again(answerOf(response), () => api("GET", "/messages", params)));
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return again(answerOf<any>(started.register), register);
 }
 
 export async function boot(root: HTMLElement): Promise<void> {
   let r;
   try {
-    const registering = register();
-    fetchFirstViewEarly();
-    r = await registering;
+    r = await startAnswers();
     noteRegistered(r.max_message_id);
   } catch (e) {
     root.removeAttribute("aria-busy");

@@ -1,7 +1,7 @@
 /**
  * The web app's HTTP answers: hashed files cached for a year (their names change with their content),
  * the two pages never cached, all under a strict Content-Security-Policy (scripts only from this origin,
- * no inline script or style).
+ * no inline style, and no inline script but the app page's own start-up script, allowed by its hash).
  */
 import { gzipSync } from "node:zlib";
 import { escapeHtml } from "../domain/highlight";
@@ -14,6 +14,13 @@ export const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
 };
+
+/** The headers of a page whose inline scripts are these (CSP hash sources) and no others. */
+export function pageSecurityHeaders(scriptHashes: string[]): Record<string, string> {
+  if (!scriptHashes.length) return SECURITY_HEADERS;
+  const csp = SECURITY_HEADERS["content-security-policy"].replace("script-src 'self'", `script-src 'self' ${scriptHashes.join(" ")}`);
+  return { ...SECURITY_HEADERS, "content-security-policy": csp };
+}
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -61,8 +68,8 @@ export function webAssets(build: WebBuild): WebAssets {
     const compressed = f.type === "image/png";
     files.set(f.name, { type: f.type, raw, gzip: compressed ? null : once(() => new Uint8Array(gzipSync(raw(), { level: 9 }))) });
   }
-  const page = (html: string) =>
-    new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...SECURITY_HEADERS } });
+  const page = (html: string, scriptHashes: string[] = []) =>
+    new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", ...pageSecurityHeaders(scriptHashes) } });
   const assets: WebAssets = {
     file(name, acceptEncoding) {
       const f = files.get(name);
@@ -72,7 +79,7 @@ export function webAssets(build: WebBuild): WebAssets {
       if (gzip) headers["content-encoding"] = "gzip";
       return new Response(gzip ? gzip() : typeof f.raw === "string" ? Bun.file(f.raw) : f.raw(), { headers });
     },
-    appPage: () => page(build.appHtml),
+    appPage: () => page(build.appHtml, build.appScriptHashes),
     serviceWorker: () =>
       new Response(build.serviceWorker, {
         headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache", "service-worker-allowed": "/", ...SECURITY_HEADERS },

@@ -30,6 +30,22 @@ const ON_DEMAND = /^emoji-sheet-/;
 
 const typeOf = (name: string) => TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream";
 const hashOf = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex").slice(0, 10);
+/** A Content-Security-Policy source allowing one inline script: the base64 SHA-256 of its exact text. */
+export const cspHashOf = (script: string) => `'sha256-${createHash("sha256").update(script).digest("base64")}'`;
+
+/** PARLEY_PROFILE_NAMES=1 keeps the names of functions, for reading a CPU profile of the page (test/bench/web.ts) */
+const minify = () => (process.env.PARLEY_PROFILE_NAMES ? { whitespace: true, syntax: true, identifiers: false } : true);
+
+/**
+ * The app page's inline start-up script (assets/app/start.ts): one classic script, in the page itself so
+ * /register and the first messages are sent before the bundle has even been asked for.
+ */
+async function bundleStartScript(): Promise<string> {
+  const result = await Bun.build({ entrypoints: [join(APP, "start.ts")], target: "browser", format: "iife", minify: minify(), sourcemap: "none" });
+  if (!result.success) throw new AggregateError(result.logs, "the start-up script did not bundle");
+  // nothing in it may end the <script> element early
+  return (await result.outputs[0]!.text()).trim().replaceAll("</", "<\\/");
+}
 
 export async function bundleWebApp(): Promise<WebBuild> {
   const result = await Bun.build({
@@ -37,8 +53,7 @@ export async function bundleWebApp(): Promise<WebBuild> {
     target: "browser",
     format: "esm",
     splitting: true,
-    // PARLEY_PROFILE_NAMES=1 keeps the names of functions, for reading a CPU profile of the page (test/bench/web.ts)
-    minify: process.env.PARLEY_PROFILE_NAMES ? { whitespace: true, syntax: true, identifiers: false } : true,
+    minify: minify(),
     sourcemap: "none",
     publicPath: "/static/",
     naming: { entry: "[name]-[hash].[ext]", chunk: "[name]-[hash].[ext]", asset: "[name]-[hash].[ext]" },
@@ -73,10 +88,13 @@ export async function bundleWebApp(): Promise<WebBuild> {
     files.push({ name, type: typeOf(name), body: Buffer.from(bytes).toString("base64"), base64: true });
     icons.push({ src: `/static/${name}`, sizes: icon.sizes, type: "image/png", ...(icon.purpose ? { purpose: icon.purpose } : {}) });
   }
-  const page = async (template: string, entry: string) => {
+  const startScript = await bundleStartScript();
+  const page = async (template: string, entry: string, inline: string[] = []) => {
     const e = entries[entry]!;
     if (!e.js) throw new Error(`the web app's ${entry} bundle has no script`);
     const head = [
+      // first: a script after a stylesheet would wait for it
+      ...inline.map((script) => `<script>${script}</script>`),
       `<link rel="icon" href="/static/${faviconName}" type="image/svg+xml">`,
       `<link rel="manifest" href="/manifest.webmanifest">`,
       `<link rel="apple-touch-icon" href="${icons[0]!.src}">`,
@@ -86,8 +104,8 @@ export async function bundleWebApp(): Promise<WebBuild> {
     ].join("\n  ");
     return (await Bun.file(join(APP, template)).text()).replace("<!--head-->", head);
   };
-  const appHtml = await page("index.html", "main");
-  return { files, appHtml, loginHtml: await page("login.html", "login"), serviceWorker: await bundleServiceWorker(files, appHtml, icons[0]!.src), icons };
+  const appHtml = await page("index.html", "main", [startScript]);
+  return { files, appHtml, appScriptHashes: [cspHashOf(startScript)], loginHtml: await page("login.html", "login"), serviceWorker: await bundleServiceWorker(files, appHtml, icons[0]!.src), icons };
 }
 
 /**

@@ -22,6 +22,8 @@ export interface WebBuild {
   files: WebFile[];
   /** the app's page, for a signed-in person */
   appHtml: string;
+  /** the CSP sources ('sha256-…') of the app page's inline scripts: its Content-Security-Policy allows these and no other */
+  appScriptHashes: string[];
   /** the login page; `<!--login-error-->`, `<!--realm-name-->` and `<!--next-->` are filled per request */
   loginHtml: string;
   /** /sw.js: the service worker, with this build's shell (the files it caches) built in */

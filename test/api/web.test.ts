@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { startServer, type TestServer } from "../helpers/server";
 import { hashPassword } from "../../src/actions/users";
@@ -42,14 +43,25 @@ describe("the web app's pages", () => {
     expect(html).not.toContain("login-error");
   });
 
-  test("/ with a session is the app: its hashed script and stylesheet, and nothing inline", async () => {
+  test("/ with a session is the app: its hashed script and stylesheet, and one inline script, the start-up requests, allowed by its hash alone", async () => {
     const { cookie } = await session();
-    const html = await (await req("/", { headers: { cookie } })).text();
+    const res = await req("/", { headers: { cookie } });
+    const html = await res.text();
     const files = linked(html);
     expect(files.some((f) => /^main-[a-z0-9]+\.js$/.test(f))).toBe(true);
     expect(files.some((f) => /^main-[a-z0-9]+\.css$/.test(f))).toBe(true);
     expect(html).toContain('<div id="app"');
-    expect(html).not.toContain("<script>");
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(inline.length).toBe(1);
+    expect(inline[0]).toContain("/register");
+    // before the stylesheet: an inline script after one would wait for it to load
+    expect(html.indexOf("<script>")).toBeLessThan(html.indexOf('rel="stylesheet"'));
+    const hash = `'sha256-${createHash("sha256").update(inline[0]!).digest("base64")}'`;
+    const scriptSrc = /script-src ([^;]*)/.exec(res.headers.get("content-security-policy")!)![1]!.split(" ");
+    expect(scriptSrc).toEqual(["'self'", hash]);
+    // the login page has none, and its policy allows none
+    const login = await req("/");
+    expect(/script-src ([^;]*)/.exec(login.headers.get("content-security-policy")!)![1]).toBe("'self'");
   });
 
   test("the hashed files are served for a year, immutable, gzipped when the browser accepts it", async () => {

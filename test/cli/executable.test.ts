@@ -178,6 +178,8 @@ describe("the single executable", () => {
       const appPage = await fetch(`${base}/`, { headers: { cookie: await sessionCookie(base, owner.email, "correct horse") } });
       const html = await appPage.text();
       expect(html).toContain("<title>Parley</title>");
+      // the inline start-up script (/register sent while the bundle loads) is allowed by its hash, kept in the embedded build
+      expect(appPage.headers.get("content-security-policy")).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
       const files = [...html.matchAll(/(?:href|src)="(\/static\/[^"]+)"/g)].map((m) => m[1]!);
       expect(files.some((f) => /^\/static\/main-[a-z0-9]+\.js$/.test(f))).toBe(true);
       for (const f of files) {

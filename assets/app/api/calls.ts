@@ -1,7 +1,8 @@
 /** The API calls the views make, named for what they do. Their results reach the state as events. */
 import { apiNarrow, type Narrow } from "../state/narrow";
-import { fetchEarly, takeEarly, type EarlyAnswer } from "./first-messages";
-import { api } from "./http";
+import { viewBeforeRegister } from "../nav/hash";
+import { takeEarly, type EarlyAnswer } from "./first-messages";
+import { api, type Params } from "./http";
 
 export type Anchor = number | "newest" | "oldest" | "first_unread";
 
@@ -32,10 +33,15 @@ export const openingFetch = (narrow: Narrow, near?: number) => [narrow, near ?? 
 export const RECENT_NARROW: Narrow = { kind: "all" };
 export const recentFetch = () => [RECENT_NARROW, "newest", 400, 0] as const;
 
-/** Asks for a view's first messages while /register is still under way (boot.tsx). */
-export function fetchMessagesEarly(narrow: Narrow, anchor: Anchor, numBefore: number, numAfter: number): void {
-  const params = messagesParams(narrow, anchor, numBefore, numAfter, true);
-  fetchEarly(params, () => api("GET", "/messages", params));
+/**
+ * The GET /messages parameters of the view a hash names, when they can be known before /register has
+ * answered (nav/hash.ts viewBeforeRegister); null otherwise. The page's start-up script sends them
+ * (start-requests.ts) and the view asks with the very same ones as it opens, so it takes that answer.
+ */
+export function firstViewParams(hash: string): Params | null {
+  const v = viewBeforeRegister(hash);
+  const first: readonly [Narrow, Anchor, number, number] | null = v?.kind === "narrow" ? openingFetch(v.narrow, v.near) : v?.kind === "recent" ? recentFetch() : null;
+  return first && messagesParams(...first, true);
 }
 
 export const fetchTopics = (streamId: number) =>
