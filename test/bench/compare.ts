@@ -75,6 +75,8 @@ export const FIGURES: Figure[] = [
   { key: "fetch_topic_newest_100.p50_ms", label: "GET /messages newest 100 p50", kind: "latency_p50", unit: "ms" },
   { key: "search.p50_ms", label: "search p50", kind: "latency_p50", unit: "ms" },
   { key: "web.first_load.total_gz_kib", label: "web: first load JS + CSS, gzipped", kind: "size", unit: "KiB" },
+  { key: "web.first_list.cold_p50_ms", label: "web: first message list painted, next task (cold p50)", kind: "latency_p50", unit: "ms" },
+  { key: "web.first_list.cold_frame_painted_p50_ms", label: "web: first message list's frame (Element Timing, cold p50)", kind: "latency_p50", unit: "ms" },
   { key: "web.settings.chunk_gz_kib", label: "web: settings code, gzipped", kind: "size", unit: "KiB" },
   { key: "import.messages_per_cpu_second", label: "import: messages per CPU-second", kind: "throughput", unit: "msg/s" },
 ];
