@@ -106,6 +106,9 @@ function holdPoll(base: string, auth: string, queueId: string, stop: { done: boo
         if (body.result !== "success") throw new Error(body.msg); // back off instead of spinning
         for (const e of body.events ?? []) last = Math.max(last, e.id);
         if (body.events?.length) onEvents?.(body.events);
+        // the lean client's re-poll waits until the answers that came in together are read: 1,000
+        // separate clients would not each wait for the others' re-polls to be written first
+        if (raw) await new Promise((r) => setImmediate(r));
       } catch {
         await Bun.sleep(50);
       }
