@@ -36,6 +36,8 @@ describe("re-polls in their usual form (answered before the framework's routing)
       [0, "message", "one"],
       [1, "message", "two"],
     ]);
+    const headerList = (r: Response) => [...(r.headers as unknown as Iterable<[string, string]>)].sort();
+    expect(headerList(fast)).toEqual(headerList(general));
     for (const r of [fast, general]) {
       expect(r.status).toBe(200);
       expect(r.headers.get("content-type")).toBe("application/json");
