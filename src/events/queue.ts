@@ -111,13 +111,19 @@ class Heartbeats {
     let next = Infinity;
     for (const q of this.parked) {
       const at = q.heartbeatAt;
-      if (at <= now) q.push(HEARTBEAT);
-      else if (this.ordered) {
+      if (at <= now) {
+        this.parked.delete(q); // (its answer comes after this task: never pushed a second heartbeat)
+        q.push(HEARTBEAT);
+      } else if (this.ordered) {
         next = at;
         break;
       } else next = Math.min(next, at);
     }
     if (next < Infinity) this.arm(next);
+    else if (this.parked.size === 0) {
+      this.ordered = true;
+      this.lastDue = -Infinity;
+    }
   }
 }
 const heartbeats = new Heartbeats();
