@@ -42,23 +42,45 @@ export const EVENTS_ANSWER_HEADERS = new Headers({ "content-type": "application/
 
 /**
  * The query of a re-poll as clients send it, e.g. `?queue_id=…&last_event_id=41` (the order free,
- * `dont_block` and `client` optional): each key once, values without escapes. Null for anything else.
+ * `dont_block` and `client` optional): each key once, values without escapes. Read straight into the
+ * three values, as pollArgs gives them; null for anything else.
  */
-function plainRepoll(url: string, start: number): Record<string, string> | null {
-  const raw: Record<string, string> = Object.create(null);
-  let i = start;
-  while (i < url.length) {
+function plainRepoll(url: string, start: number): { queue_id: string; last_event_id: number; dont_block: boolean } | null {
+  let queueId: string | undefined;
+  let lastEventId: string | undefined;
+  let dontBlock: string | undefined;
+  let client = false;
+  for (let i = start; i < url.length; ) {
     let amp = url.indexOf("&", i);
     if (amp < 0) amp = url.length;
     const eq = url.indexOf("=", i);
     if (eq < 0 || eq > amp) return null;
-    const key = url.slice(i, eq);
     const value = url.slice(eq + 1, amp);
-    if (!POLL_PARAMETERS.has(key) || key in raw || !PLAIN_VALUE.test(value)) return null;
-    raw[key] = value;
+    if (!PLAIN_VALUE.test(value)) return null;
+    switch (url.slice(i, eq)) {
+      case "queue_id":
+        if (queueId !== undefined) return null;
+        queueId = value;
+        break;
+      case "last_event_id":
+        if (lastEventId !== undefined || !PLAIN_INTEGER.test(value)) return null;
+        lastEventId = value;
+        break;
+      case "dont_block":
+        if (dontBlock !== undefined || (value !== "true" && value !== "false")) return null;
+        dontBlock = value;
+        break;
+      case "client":
+        if (client) return null;
+        client = true;
+        break;
+      default:
+        return null;
+    }
     i = amp + 1;
   }
-  return raw;
+  if (queueId === undefined || lastEventId === undefined) return null;
+  return { queue_id: queueId, last_event_id: Number(lastEventId), dont_block: dontBlock === "true" };
 }
 const PLAIN_VALUE = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -81,8 +103,7 @@ export function repollFastPath(app: App, bunServer: () => { timeout(request: Req
     if (q < 0 || url.indexOf("#", q) >= 0) return null;
     const path = url.slice(pathStart, q);
     if (path !== REPOLL_PATHS[0] && path !== REPOLL_PATHS[1]) return null;
-    const raw = plainRepoll(url, q + 1);
-    const p = raw && pollArgs(raw);
+    const p = plainRepoll(url, q + 1);
     if (!p) return null;
     const headers = request.headers;
     if (headers.has("transfer-encoding") || (headers.has("content-length") && headers.get("content-length") !== "0")) return null;
