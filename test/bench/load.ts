@@ -160,6 +160,8 @@ async function broadcast(s: Scenario) {
   const latencies: number[] = [];
   let got = 0;
   let allGot: (() => void) | null = null;
+  /** per send, when its last queue had its answer: p99 over all answers is the few slowest sends' tail */
+  const lastAnswer: number[] = [];
   queues.forEach((q, i) =>
     void holdPoll(s.base, owners[i]!, q, stop, (events) => {
       const now = performance.now();
@@ -167,7 +169,10 @@ async function broadcast(s: Scenario) {
         const n = Number(/broadcast (\d+)/.exec(e.message?.content ?? "")?.[1]);
         if (e.type !== "message" || !(sentAt[n]! > 0)) continue;
         latencies.push(now - sentAt[n]!);
-        if (++got === queues.length) allGot?.();
+        if (++got === queues.length) {
+          lastAnswer.push(now - sentAt[n]!);
+          allGot?.();
+        }
       }
     }, s.client ?? "raw"),
   );
@@ -197,7 +202,7 @@ async function broadcast(s: Scenario) {
   console.log(JSON.stringify({ phase: "sampled" }));
   stop.done = true;
   const sends = s.samples ?? 20;
-  return { ...summarize(latencies, performance.now() - start), queues: queues.length, lost, sends, client: s.client ?? "raw", load_cpu_ms_per_send: Math.round((cpu.user + cpu.system) / sends / 100) / 10 };
+  return { ...summarize(latencies, performance.now() - start), queues: queues.length, lost, sends, client: s.client ?? "raw", last_answer: summarize(lastAnswer, 1), load_cpu_ms_per_send: Math.round((cpu.user + cpu.system) / sends / 100) / 10 };
 }
 
 async function heldPolls(s: Scenario) {

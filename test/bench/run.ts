@@ -308,7 +308,7 @@ async function main() {
       },
     );
     results.broadcast = { ...r, server_cpu_ms_per_send: round(cpu / r.sends) };
-    log(`broadcast: p50 ${r.p50_ms} ms p99 ${r.p99_ms} ms (${r.count} deliveries, ${r.lost} lost), server CPU ${results.broadcast.server_cpu_ms_per_send} ms per send, load process CPU ${r.load_cpu_ms_per_send} ms per send`);
+    log(`broadcast: p50 ${r.p50_ms} ms p99 ${r.p99_ms} ms (${r.count} deliveries, ${r.lost} lost), server CPU ${results.broadcast.server_cpu_ms_per_send} ms per send, load process CPU ${r.load_cpu_ms_per_send} ms per send; all 1,000 answered after p50 ${r.last_answer?.p50_ms} ms, p90 ${r.last_answer?.p90_ms} ms, max ${r.last_answer?.max_ms} ms`);
   }
 
   // presence updates
