@@ -16,6 +16,7 @@ import { errorStatus } from "./http/request-metrics";
 import { peersOf } from "./http/client-address";
 import { pathOf } from "./http/url-path";
 import { discardRest, readAtMost, readFrom } from "./http/request-body";
+import { repollFastPath } from "./routes/events-poll";
 
 /** The Elysia app: one error handler, the API under /api/v1, files, the web client. Never listens. */
 export function createServer(app: App) {
@@ -25,27 +26,33 @@ export function createServer(app: App) {
   const metrics = app.config.metrics;
   // chunked bodies the wrap read and found too long
   const overLimit = new WeakSet<Request>();
+  // GET /events re-polls in their usual form skip the routing and hooks (routes/events-poll.ts)
+  const repoll = metrics.enabled ? null : repollFastPath(app, () => server.server ?? undefined);
   const server: Elysia<any, any, any, any, any, any, any> = new Elysia()
     // every answer waits until the request's body was read to its end (request-body.ts)
-    .wrap((handle, request) => async (...args: unknown[]) => {
-      // A chunked body (no Content-Length) is read up to its limit before the framework parses it
-      // (uploads stream their bodies themselves, with their own limit); past it, the same refusal.
-      // Here rather than in a request hook: no hook (and no await) for the requests without one.
-      if (request.headers.has("transfer-encoding") && !request.headers.has("content-length") && request.body && request.method !== "OPTIONS" && request.method !== "HEAD") {
-        const path = pathOf(request.url);
-        if (!IMPORT_PATH.test(path) && !UPLOAD_PATHS.some((p) => path.startsWith(p))) {
-          let body: Blob | null = null;
-          try {
-            body = await readAtMost(request.body, MAX_BODY_BYTES);
-          } catch {} // a client gone while sending: answered as too large, to nobody
-          if (body) readFrom(request, body);
-          else overLimit.add(request); // refused by the request hook below (so metrics count it)
-        }
-      }
-      const response = await handle(...args);
-      await discardRest(request, readCap);
-      return response;
+    .wrap((handle, request) => {
+      const quick = repoll?.(request);
+      return quick ? () => quick : general(handle, request);
     });
+  const general = (handle: (...args: unknown[]) => unknown, request: Request) => async (...args: unknown[]) => {
+    // A chunked body (no Content-Length) is read up to its limit before the framework parses it
+    // (uploads stream their bodies themselves, with their own limit); past it, the same refusal.
+    // Here rather than in a request hook: no hook (and no await) for the requests without one.
+    if (request.headers.has("transfer-encoding") && !request.headers.has("content-length") && request.body && request.method !== "OPTIONS" && request.method !== "HEAD") {
+      const path = pathOf(request.url);
+      if (!IMPORT_PATH.test(path) && !UPLOAD_PATHS.some((p) => path.startsWith(p))) {
+        let body: Blob | null = null;
+        try {
+          body = await readAtMost(request.body, MAX_BODY_BYTES);
+        } catch {} // a client gone while sending: answered as too large, to nobody
+        if (body) readFrom(request, body);
+        else overLimit.add(request); // refused by the request hook below (so metrics count it)
+      }
+    }
+    const response = await handle(...args);
+    await discardRest(request, readCap);
+    return response;
+  };
   // first of all, so every request is timed (only when metrics are on: no hook otherwise)
   if (metrics.enabled) server.use(requestMetricsFor(app));
   // the client address is worked out when something asks for it (client-address.ts), with the socket

@@ -134,9 +134,16 @@ export class EventHub {
     return n;
   }
 
-  /** Shutdown: answer every parked long-poll so in-flight requests can finish. */
+  /**
+   * Shutdown: answer every parked long-poll so in-flight requests can finish. At once, not after the
+   * current task as an event's answers are (queue.ts wake): the process may end right after.
+   */
   releaseAll(): void {
-    for (const q of this.queues.values()) if (q.connected) q.push(HEARTBEAT);
+    for (const q of this.queues.values()) {
+      if (!q.connected) continue;
+      q.push(HEARTBEAT);
+      q.release();
+    }
   }
 
   get size() {

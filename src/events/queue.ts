@@ -43,7 +43,90 @@ export function shapeKey(o: QueueOptions): string {
   return `${o.applyMarkdown ? "m" : "-"}${o.clientGravatar ? "g" : "-"}${o.slimPresence ? "s" : "-"} ${caps.join(",")}`;
 }
 
-type Waiter = { resolve: (batch: Batch) => void; timer: ReturnType<typeof setTimeout> };
+type Waiter = { resolve: (batch: Batch) => void; heartbeatAt: number };
+
+/**
+ * Parked long-polls whose queue got events, answered together once the current task is over
+ * (setImmediate): one channel message's 1,000 answers are resolved in one pass, after the send
+ * that caused them has written its own answer, and the events one action publishes (a message, then
+ * its topic's follow) go out in one answer, as Zulip batches them.
+ */
+const woken: EventQueue[] = [];
+let wakeScheduled = false;
+function wake(q: EventQueue) {
+  woken.push(q);
+  if (!wakeScheduled) {
+    wakeScheduled = true;
+    setImmediate(answerWoken);
+  }
+}
+function answerWoken() {
+  wakeScheduled = false;
+  const list = woken.splice(0);
+  for (const q of list) q.answerIfWoken();
+}
+
+/**
+ * The heartbeats of every parked long-poll on one timer, set for the earliest: a setTimeout and a
+ * clearTimeout per poll cost more than this Set's add and delete, 1,000 times per broadcast. Polls
+ * are parked with the same heartbeat interval, so the Set's order (the order they parked in) is the
+ * order they are due, and a firing stops at the first poll not yet due; a poll parked with a shorter
+ * interval than one before it breaks that order until the Set empties, and firings scan it all.
+ */
+class Heartbeats {
+  private readonly parked = new Set<EventQueue>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerAt = Infinity;
+  private lastDue = -Infinity;
+  private ordered = true;
+
+  add(q: EventQueue, at: number) {
+    this.parked.add(q);
+    if (at < this.lastDue) this.ordered = false;
+    this.lastDue = at;
+    if (at < this.timerAt) this.arm(at);
+  }
+
+  delete(q: EventQueue) {
+    this.parked.delete(q);
+    if (this.parked.size === 0) {
+      this.ordered = true;
+      this.lastDue = -Infinity;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.timerAt = Infinity;
+    }
+  }
+
+  private arm(at: number) {
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.fire(), Math.max(0, at - performance.now()));
+  }
+
+  private fire() {
+    this.timer = null;
+    this.timerAt = Infinity;
+    const now = performance.now() + 1; // setTimeout may fire a little early: within 1 ms counts as due
+    let next = Infinity;
+    for (const q of this.parked) {
+      const at = q.heartbeatAt;
+      if (at <= now) {
+        this.parked.delete(q); // (its answer comes after this task: never pushed a second heartbeat)
+        q.push(HEARTBEAT);
+      } else if (this.ordered) {
+        next = at;
+        break;
+      } else next = Math.min(next, at);
+    }
+    if (next < Infinity) this.arm(next);
+    else if (this.parked.size === 0) {
+      this.ordered = true;
+      this.lastDue = -Infinity;
+    }
+  }
+}
+const heartbeats = new Heartbeats();
 
 export class EventQueue {
   /**
@@ -54,6 +137,8 @@ export class EventQueue {
   private fragments: Fragment[] = [];
   private firstId = 0;
   private waiter: Waiter | null = null;
+  /** the parked long-poll is to be answered at the end of this task (wake) */
+  private woken = false;
   private eventTypes: Set<string> | null;
   /** The options that decide an event's form here (format.ts): queues with the same one share it. */
   readonly shape: string;
@@ -84,7 +169,10 @@ export class EventQueue {
   /** Adds an event (already formatted for this queue, wire.ts) and answers a parked long-poll. */
   push(fragment: Fragment): void {
     this.fragments.push(fragment);
-    if (this.waiter) this.release();
+    if (this.waiter && !this.woken) {
+      this.woken = true;
+      wake(this);
+    }
   }
 
   get size(): number {
@@ -124,21 +212,33 @@ export class EventQueue {
     this.release(); // at most one waiting request per queue: the older one is answered now
     this.lastTouched = now;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.push(HEARTBEAT), heartbeatMs);
-      this.waiter = { resolve, timer };
+      const heartbeatAt = performance.now() + heartbeatMs;
+      this.waiter = { resolve, heartbeatAt };
+      heartbeats.add(this, heartbeatAt);
     });
+  }
+
+  /** When the parked long-poll's heartbeat is due (performance.now() time; Infinity: none parked). */
+  get heartbeatAt(): number {
+    return this.waiter?.heartbeatAt ?? Infinity;
   }
 
   get connected(): boolean {
     return this.waiter !== null;
   }
 
+  /** wake's pass: answers the parked poll unless it was answered since (a newer poll parked then waits on). */
+  answerIfWoken(): void {
+    if (this.woken) this.release();
+  }
+
   /** Answers the parked long-poll, if any, with what the queue holds now. */
   release(): void {
+    this.woken = false; // (a wake for a poll answered since finds no waiter)
     const w = this.waiter;
     if (!w) return;
     this.waiter = null;
-    clearTimeout(w.timer);
+    heartbeats.delete(this);
     w.resolve(this.batch());
   }
 

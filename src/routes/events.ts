@@ -5,6 +5,7 @@ import { zulip } from "../http/plugin";
 import { badRequest } from "../errors";
 import { clientName } from "../http/client";
 import { eventsAnswer } from "../events/wire";
+import { EVENTS_ANSWER_HEADERS, ignoredBesidePoll, pollArgs } from "./events-poll";
 
 const EventTypes = t.Array(t.String(), { maxItems: 1000 });
 /** A queue's narrow: [operator, operand] pairs. */
@@ -57,36 +58,6 @@ const OpenQueueArgs = t.Object({
   lifespan_secs: t.Integer({ minimum: 0, default: 0 }),
   ...Object.fromEntries(QUEUE_CAPABILITIES.map((c) => [c, t.Boolean({ default: false })])),
 });
-/**
- * A re-poll's parameters in their usual form (queue_id, a plain integer last_event_id, dont_block
- * true/false or absent), read without the general reader: every long-poll answer is followed by one.
- * Anything else (null when so) goes through args.read(GetEventsArgs), which gives the same values and
- * Zulip's errors.
- */
-function pollArgs(raw: Record<string, unknown>): { queue_id: string; last_event_id: number; dont_block: boolean } | null {
-  const q = raw.queue_id;
-  const l = raw.last_event_id;
-  const d = raw.dont_block;
-  if (typeof q !== "string" || typeof l !== "string" || !PLAIN_INTEGER.test(l)) return null;
-  if (d !== undefined && d !== "true" && d !== "false") return null;
-  return { queue_id: q, last_event_id: Number(l), dont_block: d === "true" };
-}
-const PLAIN_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
-/** What a re-poll read: everything else it was sent is reported as ignored (Params.ignored). */
-const POLL_PARAMETERS = new Set(["client", "queue_id", "last_event_id", "dont_block"]);
-function ignoredBesidePoll(raw: Record<string, unknown>): string[] {
-  let out: string[] | null = null;
-  for (const k in raw) if (!POLL_PARAMETERS.has(k)) (out ??= []).push(k); // (raw has no prototype)
-  return out ? out.sort() : NONE;
-}
-const NONE: string[] = [];
-
-/**
- * A long-poll answer's headers, built once: Bun copies a Headers object into a Response faster than
- * it reads a plain object's. (The cache-control the server adds to every API answer is in it; the
- * server's after-handle hook leaves a Headers object alone.)
- */
-const EVENTS_ANSWER_HEADERS = new Headers({ "content-type": "application/json", "cache-control": "no-store, no-cache, must-revalidate, max-age=0" });
 const isEmpty = (o: object) => {
   for (const _ in o) return false;
   return true;

@@ -43,6 +43,21 @@ describe("the bench's --compare", () => {
     expect(byKey(compareResults(previous, slower), "send_20_subscribers.per_second").verdict).toBe("worse");
   });
 
+  test("broadcast figures measured with another client (fetch before, the lean client now) are not compared, in either direction", () => {
+    const lean = { ...previous, broadcast: { p50_ms: 20, p99_ms: 400, client: "raw" } };
+    for (const [a, b] of [
+      [previous, lean],
+      [lean, previous],
+    ]) {
+      const rows = compareResults(a!, b!);
+      expect(byKey(rows, "broadcast.p99_ms").verdict).toBe("measured differently");
+      expect(byKey(rows, "broadcast.p50_ms").verdict).toBe("measured differently");
+    }
+    // the same client on both sides: compared as usual
+    expect(byKey(compareResults(lean, { ...lean, broadcast: { p50_ms: 20, p99_ms: 600, client: "raw" } }), "broadcast.p99_ms").verdict).toBe("worse");
+    expect(formatComparison(compareResults(previous, lean), "old.json").at(-1)).toBe("no figure moved the wrong way beyond its noise");
+  });
+
   test("a size that changed at all is flagged, however little", () => {
     const bigger = compareResults(previous, { ...previous, web: { first_load: { total_gz_kib: 140.3 } } });
     expect(byKey(bigger, "web.first_load.total_gz_kib").verdict).toBe("worse");

@@ -2,6 +2,7 @@
 // The load process: runs one scenario against a server on loopback and prints one JSON line.
 // Usage: bun test/bench/load.ts '<scenario json>'
 import { summarize } from "./stats";
+import { RawHttp } from "./raw-http";
 
 type Http = { method: string; path: string; headers?: Record<string, string>; body?: string | ((i: number) => string) };
 
@@ -22,6 +23,8 @@ interface Scenario {
   // held-polls
   polls?: { auths: string[]; count: number };
   holdMs?: number;
+  /** how the load process speaks HTTP (http and broadcast): fetch, or one lean keep-alive socket per worker or long-poll (raw-http.ts) */
+  client?: "fetch" | "raw";
 }
 
 const scenario: Scenario = JSON.parse(process.argv[2]!);
@@ -37,6 +40,14 @@ async function request(base: string, r: Http, auth: string | undefined, i: numbe
   return fetch(base + r.path, { method: r.method, headers, body });
 }
 
+function rawRequest(raw: RawHttp, r: Http, auth: string | undefined, i: number) {
+  const headers: Record<string, string> = { ...(r.headers ?? {}) };
+  if (auth) headers.authorization = auth;
+  const body = r.body === undefined ? undefined : typeof r.body === "function" ? r.body(i) : r.body;
+  if (body !== undefined) headers["content-type"] ??= "application/x-www-form-urlencoded";
+  return raw.request(r.method, r.path, headers, body);
+}
+
 async function httpScenario(s: Scenario) {
   const latencies: number[] = [];
   let errors = 0;
@@ -46,19 +57,26 @@ async function httpScenario(s: Scenario) {
   await Promise.all(
     Array.from({ length: s.concurrency ?? 32 }, async (_, w) => {
       const auth = s.auths?.[w % s.auths.length];
+      const raw = s.client === "raw" ? RawHttp.to(s.base) : null;
       while (performance.now() < until) {
         const r = s.requests![n % s.requests!.length]!;
         const i = n++;
         const t0 = performance.now();
         try {
-          const res = await request(s.base, r, auth, i);
-          await res.arrayBuffer();
-          if (res.status >= 400) errors++;
+          let status: number;
+          if (raw) status = (await rawRequest(raw, r, auth, i)).status;
+          else {
+            const res = await request(s.base, r, auth, i);
+            await res.arrayBuffer();
+            status = res.status;
+          }
+          if (status >= 400) errors++;
           else latencies.push(performance.now() - t0);
         } catch {
           errors++;
         }
       }
+      raw?.close();
     }),
   );
   return { ...summarize(latencies, performance.now() - start), errors };
@@ -76,16 +94,21 @@ async function register(base: string, auth: string, eventTypes: string[]) {
 }
 
 /** Holds a long-poll open on a queue forever (re-polling after each answer) until stopped. */
-function holdPoll(base: string, auth: string, queueId: string, stop: { done: boolean }, onEvents?: (events: any[]) => void) {
+function holdPoll(base: string, auth: string, queueId: string, stop: { done: boolean }, onEvents?: (events: any[]) => void, client: "fetch" | "raw" = "fetch") {
   let last = -1;
+  const raw = client === "raw" ? RawHttp.to(base) : null;
+  const headers = { authorization: auth };
   const loop = async () => {
     while (!stop.done) {
       try {
-        const res = await fetch(`${base}/api/v1/events?queue_id=${queueId}&last_event_id=${last}`, { headers: { authorization: auth } });
-        const body = (await res.json()) as any;
+        const path = `/api/v1/events?queue_id=${queueId}&last_event_id=${last}`;
+        const body = (raw ? JSON.parse((await raw.request("GET", path, headers)).body) : await (await fetch(base + path, { headers })).json()) as any;
         if (body.result !== "success") throw new Error(body.msg); // back off instead of spinning
         for (const e of body.events ?? []) last = Math.max(last, e.id);
         if (body.events?.length) onEvents?.(body.events);
+        // the lean client's re-poll waits until the answers that came in together are read: 1,000
+        // separate clients would not each wait for the others' re-polls to be written first
+        if (raw) await new Promise((r) => setImmediate(r));
       } catch {
         await Bun.sleep(50);
       }
@@ -137,6 +160,8 @@ async function broadcast(s: Scenario) {
   const latencies: number[] = [];
   let got = 0;
   let allGot: (() => void) | null = null;
+  /** per send, when its last queue had its answer: p99 over all answers is the few slowest sends' tail */
+  const lastAnswer: number[] = [];
   queues.forEach((q, i) =>
     void holdPoll(s.base, owners[i]!, q, stop, (events) => {
       const now = performance.now();
@@ -144,13 +169,19 @@ async function broadcast(s: Scenario) {
         const n = Number(/broadcast (\d+)/.exec(e.message?.content ?? "")?.[1]);
         if (e.type !== "message" || !(sentAt[n]! > 0)) continue;
         latencies.push(now - sentAt[n]!);
-        if (++got === queues.length) allGot?.();
+        if (++got === queues.length) {
+          lastAnswer.push(now - sentAt[n]!);
+          allGot?.();
+        }
       }
-    }),
+    }, s.client ?? "raw"),
   );
   await Bun.sleep(1000);
   console.log(JSON.stringify({ phase: "sampling" })); // the orchestrator reads the server's CPU time here and at the end
   const start = performance.now();
+  // the load process's own CPU: it parses the 1,000 answers and sends the 1,000 re-polls on the same
+  // cores as the server, inside the measured latency
+  const cpu0 = process.cpuUsage();
   let lost = 0;
   for (let i = 0; i < (s.samples ?? 20); i++) {
     await Bun.sleep(100); // every long-poll re-parks after the previous answer
@@ -167,9 +198,11 @@ async function broadcast(s: Scenario) {
     await Promise.race([all, Bun.sleep(3000)]);
     lost += queues.length - got;
   }
+  const cpu = process.cpuUsage(cpu0);
   console.log(JSON.stringify({ phase: "sampled" }));
   stop.done = true;
-  return { ...summarize(latencies, performance.now() - start), queues: queues.length, lost, sends: s.samples ?? 20 };
+  const sends = s.samples ?? 20;
+  return { ...summarize(latencies, performance.now() - start), queues: queues.length, lost, sends, client: s.client ?? "raw", last_answer: summarize(lastAnswer, 1), load_cpu_ms_per_send: Math.round((cpu.user + cpu.system) / sends / 100) / 10 };
 }
 
 async function heldPolls(s: Scenario) {

@@ -6,6 +6,7 @@
 // --repeat=N (the send and presence scenarios N times each: the median run, with the spread),
 // --metrics (the server runs with [metrics] enabled, to measure what counting every request costs),
 // --backlog (the seeded messages are left for the server to index in the background),
+// --fetch-client (the broadcast's long-polls through fetch instead of the lean client, raw-http.ts),
 // --compare[=FILE] (each figure beside the same figure of a previous results file, default the newest in
 // bench-results/, flagging a move beyond that kind of figure's noise: test/bench/compare.ts).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -48,6 +49,8 @@ const compareWith = (() => {
   if (!newest) throw new Error("--compare: no previous results in bench-results/ (or name one: --compare=FILE)");
   return join(dirPath, newest);
 })();
+// the broadcast's 1,000 long-polls: the lean client (raw-http.ts) unless --fetch-client (fetch, as before 2026-11-29)
+const broadcastClient = process.argv.includes("--fetch-client") ? "fetch" : "raw";
 // start-up is timed several times (wall clock on a shared machine varies a lot): the median
 const START_RUNS = quick ? 3 : 5;
 
@@ -129,9 +132,11 @@ async function baseline(kind: "hello" | "elysia-insert") {
   const request = kind === "hello" ? { method: "GET", path: "/" } : { method: "POST", path: "/insert", body: "content=hello" };
   const r = await load({ kind: "http", base: `http://127.0.0.1:${port}`, concurrency: 32, durationMs: SECONDS, requests: [request] });
   const sequential = kind === "hello" ? await load({ kind: "http", base: `http://127.0.0.1:${port}`, concurrency: 1, durationMs: SECONDS / 5, requests: [request] }) : undefined;
+  // the same through the lean client the broadcast's long-polls use (raw-http.ts)
+  const sequentialRaw = kind === "hello" ? await load({ kind: "http", client: "raw", base: `http://127.0.0.1:${port}`, concurrency: 1, durationMs: SECONDS / 5, requests: [request] }) : undefined;
   p.kill();
   await p.exited;
-  return { ...r, start_ms: startMs, idle_rss_mib: idleRssMib, ...(sequential ? { sequential_p50_ms: sequential.p50_ms, sequential_p99_ms: sequential.p99_ms } : {}) };
+  return { ...r, start_ms: startMs, idle_rss_mib: idleRssMib, ...(sequential ? { sequential_p50_ms: sequential.p50_ms, sequential_p99_ms: sequential.p99_ms } : {}), ...(sequentialRaw ? { sequential_raw_p50_ms: sequentialRaw.p50_ms, sequential_raw_p99_ms: sequentialRaw.p99_ms } : {}) };
 }
 
 // ---------- Parley ----------
@@ -293,6 +298,7 @@ async function main() {
         kind: "broadcast",
         base,
         samples: quick ? 20 : 50,
+        client: broadcastClient,
         sender: { auth: auth(0), body: form({ type: "channel", to: benchId, topic: "broadcast", content: "broadcast {i}" }) },
         watchers: { auths: users.slice(0, 20).map((_, i) => auth(i)), perUser: 50 },
       },
@@ -302,7 +308,7 @@ async function main() {
       },
     );
     results.broadcast = { ...r, server_cpu_ms_per_send: round(cpu / r.sends) };
-    log(`broadcast: p50 ${r.p50_ms} ms p99 ${r.p99_ms} ms (${r.count} deliveries, ${r.lost} lost), server CPU ${results.broadcast.server_cpu_ms_per_send} ms per send`);
+    log(`broadcast: p50 ${r.p50_ms} ms p99 ${r.p99_ms} ms (${r.count} deliveries, ${r.lost} lost), server CPU ${results.broadcast.server_cpu_ms_per_send} ms per send, load process CPU ${r.load_cpu_ms_per_send} ms per send; all 1,000 answered after p50 ${r.last_answer?.p50_ms} ms, p90 ${r.last_answer?.p90_ms} ms, max ${r.last_answer?.max_ms} ms`);
   }
 
   // presence updates
@@ -427,7 +433,7 @@ function table() {
     ["webhook: the send's text (Slack format), 32 conns", `${r.webhook_same_text?.per_second} req/s, p99 ${r.webhook_same_text?.p99_ms} ms`, "≥ 0.8× send", `errors ${r.webhook_same_text?.errors}${spread(r.webhook_same_text)}`, r.send_20_subscribers ? `${times(r.webhook_same_text?.per_second, r.send_20_subscribers.per_second)} send` : ""],
     ["webhook: GitHub push into the same channel, 32 conns", `${r.webhook_github_push?.per_second} req/s, p99 ${r.webhook_github_push?.p99_ms} ms`, "", `errors ${r.webhook_github_push?.errors}${spread(r.webhook_github_push)}`, r.send_20_subscribers ? `${times(r.webhook_github_push?.per_second, r.send_20_subscribers.per_second)} send` : ""],
     ["send → pending GET /events (1,000 queues)", `p50 ${r.send_to_event?.p50_ms} ms, p99 ${r.send_to_event?.p99_ms} ms`, "p50 < 2 ms, p99 < 10 ms", `${r.send_to_event?.count} samples`, floor],
-    ["channel message → 1,000 pending GET /events (20 users × 50)", `p50 ${r.broadcast?.p50_ms} ms, p99 ${r.broadcast?.p99_ms} ms`, "p99 < 50 ms", `${r.broadcast?.count} deliveries, ${r.broadcast?.lost} lost, server CPU ${r.broadcast?.server_cpu_ms_per_send} ms per send`, floor],
+    ["channel message → 1,000 pending GET /events (20 users × 50)", `p50 ${r.broadcast?.p50_ms} ms, p99 ${r.broadcast?.p99_ms} ms`, "p99 < 50 ms", `${r.broadcast?.count} deliveries, ${r.broadcast?.lost} lost, server CPU ${r.broadcast?.server_cpu_ms_per_send} ms per send, load process (${r.broadcast?.client ?? "fetch"} client) ${r.broadcast?.load_cpu_ms_per_send} ms`, r.broadcast?.client === "raw" ? (hello ? `loopback round trip p50 ${hello.sequential_raw_p50_ms} ms (lean client)` : "") : floor],
     ["held GET /events", `${r.held_polls?.held} held, ${r.held_polls?.kib_each_above_idle} KiB each, RSS ${r.held_polls?.rss_mib} MiB`, "10,000, ≤ 20 KiB each, < 260 MB", "", ""],
     [`GET /messages newest 100 of a topic (${MESSAGES.toLocaleString()} stored)`, `p50 ${r.fetch_topic_newest_100?.p50_ms} ms`, "p50 < 3 ms", `p99 ${r.fetch_topic_newest_100?.p99_ms} ms`, floor],
     [`search over ${MESSAGES.toLocaleString()} messages`, `p50 ${r.search?.p50_ms} ms`, "p50 < 25 ms", `p99 ${r.search?.p99_ms} ms`, floor],
