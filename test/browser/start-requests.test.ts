@@ -72,7 +72,8 @@ describe("the start-up requests", () => {
     await page.route(/\/static\/main-[a-z0-9]+\.js$/, async (route: Route) => {
       const until = Date.now() + 3000;
       while (!(seen.includes("POST /json/register") && seen.includes("GET /json/messages")) && Date.now() < until) await Bun.sleep(10);
-      sentBeforeBundle ??= [...seen].sort();
+      // the page being replaced may still finish work it left for idle time (a sidebar's topics): only the two count here
+      sentBeforeBundle ??= seen.filter((r) => r === "POST /json/register" || r === "GET /json/messages").sort();
       await route.continue();
     });
     const queues = countQueues();

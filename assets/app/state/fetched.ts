@@ -16,6 +16,9 @@ export interface MessagesAnswer {
  */
 export function messagesFetched(state: State, narrow: Narrow, answer: MessagesAnswer, how: "replace" | "older" | "newer"): State {
   const key = narrowKey(narrow);
+  // a page scrolled to arrives after its view's list was dropped (the view was opened afresh elsewhere
+  // meanwhile): it extends nothing, and must not stand in for the fetch that opens the view
+  if (how !== "replace" && !state.lists[key]) return state;
   const messages = { ...state.messages };
   // a search's highlighted forms belong to its list, not to the message other views show
   let found: Record<number, Highlight> | undefined;
