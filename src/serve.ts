@@ -11,7 +11,7 @@ import { loadWebBuild } from "./web/source";
 import { vapidKeys } from "./notify/webpush/vapid";
 import { finishPendingSwap } from "./import/web/swap";
 import { recoverWebImports } from "./actions/web-import";
-import { limitMallocArenas, trimNativeHeap } from "./lib/native-memory";
+import { limitMallocArenas, releaseFilePages, trimNativeHeap } from "./lib/native-memory";
 import { setImageThreads } from "./uploads/sharp";
 
 /** A running server. */
@@ -150,7 +150,7 @@ class ServingHost implements AppHost {
       }, SCHEDULER_START_DELAY_MS);
       app.onClose.unshift(() => clearTimeout(timer)); // first: a stop cancels it before anything awaits
     });
-    relaxJitAfter(firstTick);
+    relaxJitAfter(firstTick, app);
   }
 
   async fetch(request: Request, server: BunServer): Promise<Response> {
@@ -286,14 +286,35 @@ function readTls(config: Config): { cert: string; key: string } | undefined {
  * hot code, so the normal policy applies. Compiling those walks cost ~3 MiB of idle RSS (the optimizing
  * compiler's own pages). A tick stuck on a slow job does not keep the JIT reluctant past 2 s.
  */
-function relaxJitAfter(firstTick: Promise<void>): void {
+const stopped = new WeakSet<App>();
+
+function relaxJitAfter(firstTick: Promise<void>, app: App): void {
+  app.onClose.push(() => void stopped.add(app));
   void Promise.race([firstTick, Bun.sleep(2000)]).then(() => {
     Bun.unsafe.setJITPolicy(1);
     // Start-up's compiled code and allocations are garbage now: let JavaScriptCore drop them when idle
     // (code is compiled again from the embedded bytecode if it ever runs again). ~2 MiB of idle RSS.
     // Bun marks shrink() deprecated without a replacement; Bun.gc(true) alone frees far less here.
     Bun.shrink();
+    releaseFilePagesNowAndEvery(app);
   });
+}
+
+/**
+ * [memory] release_file_pages_seconds: the executable's pages that only start-up used (loading every
+ * module's bytecode, migrations, copying the native files out: ~25 MiB of the ~70 MiB file-backed) stay
+ * resident until the kernel needs the memory. They are handed back once start-up is over, and every
+ * release_file_pages_seconds after, so that pages a rare request touched go too. Each release costs
+ * reading back the pages requests use (~35 MiB under the soak's mix), hence not often.
+ */
+function releaseFilePagesNowAndEvery(app: App): void {
+  const seconds = app.config.memory.release_file_pages_seconds;
+  // a server stopped during start-up has run its close hooks already
+  if (seconds <= 0 || stopped.has(app)) return;
+  releaseFilePages();
+  const timer = setInterval(releaseFilePages, seconds * 1000);
+  timer.unref();
+  app.onClose.unshift(() => clearInterval(timer));
 }
 
 /**
