@@ -305,7 +305,7 @@ function relaxJitAfter(firstTick: Promise<void>, app: App): void {
  * module's bytecode, migrations, copying the native files out: ~25 MiB of the ~70 MiB file-backed) stay
  * resident until the kernel needs the memory. They are handed back once start-up is over, and every
  * release_file_pages_seconds after, so that pages a rare request touched go too. Each release costs
- * reading back the pages requests use (~35 MiB under the soak's mix), hence not often.
+ * reading back the pages requests use (~45 MiB under the soak's mix), hence not often.
  */
 function releaseFilePagesNowAndEvery(app: App): void {
   const seconds = app.config.memory.release_file_pages_seconds;

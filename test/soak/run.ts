@@ -268,7 +268,7 @@ async function main() {
   const pollers = users.map((u) => poller(u));
   const idle = serverFigures();
   log(`serving on ${base}; idle RSS ${idle.rss_mib} MiB, ${idle.open_files} open files`);
-  console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  JS heap MiB  open files  queues  db MiB  | brk  arenas(n)  other anon");
+  console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  JS heap MiB  open files  queues  db MiB  | exe code  exe data  files  brk  arenas(n)  mimalloc  jit  other anon");
   const rows: any[] = [];
   const started = performance.now();
   const ticker = setInterval(() => void oneRequest(), 1000 / RATE);
