@@ -279,6 +279,9 @@ function readTls(config: Config): { cert: string; key: string } | undefined {
   return { cert: read("tls_cert", tls_cert, "a certificate chain"), key: read("tls_key", tls_key, "a private key") };
 }
 
+/** Servers whose close hooks have run (a stop during start-up must not start the file-page timer after). */
+const stopped = new WeakSet<App>();
+
 /**
  * The executable starts with a reluctant JIT (build/compile.ts: jitPolicy), so start-up code that runs
  * once is not compiled. Start-up ends after the scheduler's first tick, whose jobs walk every user and
@@ -286,8 +289,6 @@ function readTls(config: Config): { cert: string; key: string } | undefined {
  * hot code, so the normal policy applies. Compiling those walks cost ~3 MiB of idle RSS (the optimizing
  * compiler's own pages). A tick stuck on a slow job does not keep the JIT reluctant past 2 s.
  */
-const stopped = new WeakSet<App>();
-
 function relaxJitAfter(firstTick: Promise<void>, app: App): void {
   app.onClose.push(() => void stopped.add(app));
   void Promise.race([firstTick, Bun.sleep(2000)]).then(() => {
