@@ -11,7 +11,7 @@ import { loadWebBuild } from "./web/source";
 import { vapidKeys } from "./notify/webpush/vapid";
 import { finishPendingSwap } from "./import/web/swap";
 import { recoverWebImports } from "./actions/web-import";
-import { limitMallocArenas, releaseFilePages, trimNativeHeap } from "./lib/native-memory";
+import { fileReleaseDelayMs, limitMallocArenas, releaseFilePages, trimNativeHeap } from "./lib/native-memory";
 import { setImageThreads } from "./uploads/sharp";
 
 /** A running server. */
@@ -303,19 +303,24 @@ function relaxJitAfter(firstTick: Promise<void>, app: App): void {
 
 /**
  * [memory] release_file_pages_seconds: the executable's pages that only start-up used (loading every
- * module's bytecode, migrations, copying the native files out: ~25 MiB of the ~70 MiB file-backed) stay
- * resident until the kernel needs the memory. They are handed back once start-up is over, and every
- * release_file_pages_seconds after, so that pages a rare request touched go too. Each release costs
- * reading back the pages requests use (~45 MiB under the soak's mix), hence not often.
+ * module's bytecode, migrations, copying the native files out) stay resident until the kernel needs the
+ * memory. They are handed back once start-up is over; the first requests then load what start-up did not
+ * (lazily imported modules, libvips), so again a minute later, then at doubling intervals up to every
+ * release_file_pages_seconds. Each release costs reading back the pages requests use (~45 MiB under the
+ * soak's mix), hence not often.
  */
 function releaseFilePagesNowAndEvery(app: App): void {
   const seconds = app.config.memory.release_file_pages_seconds;
   // a server stopped during start-up has run its close hooks already
   if (seconds <= 0 || stopped.has(app)) return;
-  releaseFilePages();
-  const timer = setInterval(releaseFilePages, seconds * 1000);
-  timer.unref();
-  app.onClose.unshift(() => clearInterval(timer));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const release = (n: number) => {
+    releaseFilePages();
+    timer = setTimeout(() => release(n + 1), fileReleaseDelayMs(n, seconds));
+    timer.unref();
+  };
+  release(0);
+  app.onClose.unshift(() => clearTimeout(timer));
 }
 
 /**

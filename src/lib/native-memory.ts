@@ -75,3 +75,12 @@ function readSelfMaps(): string | null {
     return null;
   }
 }
+
+/**
+ * When the n-th release of file pages after start-up's comes (n from 0), in ms: a minute after, then
+ * doubling (the first requests load modules and libraries start-up did not, and a release soon after
+ * them finds what only they used), up to every `periodSeconds`.
+ */
+export function fileReleaseDelayMs(n: number, periodSeconds: number): number {
+  return Math.min(60_000 * 2 ** Math.min(n, 20), periodSeconds * 1000);
+}

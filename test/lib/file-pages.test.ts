@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { releaseFilePages } from "../../src/lib/native-memory";
+import { fileReleaseDelayMs, releaseFilePages } from "../../src/lib/native-memory";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-file-pages-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,4 +39,12 @@ test("file pages only this process maps are handed back, and read again intact w
   for (let i = 0; i < mapped.length; i += 4096) again += mapped[i]!;
   expect(again).toBe(sum);
   expect(Buffer.from(mapped).equals(Buffer.from(bytes))).toBe(true);
+});
+
+test("after start-up's release the next comes a minute later, then at doubling intervals up to the configured period", () => {
+  expect([0, 1, 2, 3, 4, 5].map((n) => fileReleaseDelayMs(n, 600) / 1000)).toEqual([60, 120, 240, 480, 600, 600]);
+  // a period shorter than a minute is kept from the start
+  expect(fileReleaseDelayMs(0, 30)).toBe(30_000);
+  // a long-running server's count does not overflow the doubling
+  expect(fileReleaseDelayMs(5000, 600)).toBe(600_000);
 });
