@@ -11,7 +11,7 @@ import { loadWebBuild } from "./web/source";
 import { vapidKeys } from "./notify/webpush/vapid";
 import { finishPendingSwap } from "./import/web/swap";
 import { recoverWebImports } from "./actions/web-import";
-import { limitMallocArenas, trimNativeHeap } from "./lib/native-memory";
+import { fileReleaseDelayMs, limitMallocArenas, releaseFilePages, trimNativeHeap } from "./lib/native-memory";
 import { setImageThreads } from "./uploads/sharp";
 
 /** A running server. */
@@ -150,7 +150,7 @@ class ServingHost implements AppHost {
       }, SCHEDULER_START_DELAY_MS);
       app.onClose.unshift(() => clearTimeout(timer)); // first: a stop cancels it before anything awaits
     });
-    relaxJitAfter(firstTick);
+    relaxJitAfter(firstTick, app);
   }
 
   async fetch(request: Request, server: BunServer): Promise<Response> {
@@ -279,6 +279,9 @@ function readTls(config: Config): { cert: string; key: string } | undefined {
   return { cert: read("tls_cert", tls_cert, "a certificate chain"), key: read("tls_key", tls_key, "a private key") };
 }
 
+/** Servers whose close hooks have run (a stop during start-up must not start the file-page timer after). */
+const stopped = new WeakSet<App>();
+
 /**
  * The executable starts with a reluctant JIT (build/compile.ts: jitPolicy), so start-up code that runs
  * once is not compiled. Start-up ends after the scheduler's first tick, whose jobs walk every user and
@@ -286,14 +289,38 @@ function readTls(config: Config): { cert: string; key: string } | undefined {
  * hot code, so the normal policy applies. Compiling those walks cost ~3 MiB of idle RSS (the optimizing
  * compiler's own pages). A tick stuck on a slow job does not keep the JIT reluctant past 2 s.
  */
-function relaxJitAfter(firstTick: Promise<void>): void {
+function relaxJitAfter(firstTick: Promise<void>, app: App): void {
+  app.onClose.push(() => void stopped.add(app));
   void Promise.race([firstTick, Bun.sleep(2000)]).then(() => {
     Bun.unsafe.setJITPolicy(1);
     // Start-up's compiled code and allocations are garbage now: let JavaScriptCore drop them when idle
     // (code is compiled again from the embedded bytecode if it ever runs again). ~2 MiB of idle RSS.
     // Bun marks shrink() deprecated without a replacement; Bun.gc(true) alone frees far less here.
     Bun.shrink();
+    releaseFilePagesNowAndEvery(app);
   });
+}
+
+/**
+ * [memory] release_file_pages_seconds: the executable's pages that only start-up used (loading every
+ * module's bytecode, migrations, copying the native files out) stay resident until the kernel needs the
+ * memory. They are handed back once start-up is over; the first requests then load what start-up did not
+ * (lazily imported modules, libvips), so again a minute later, then at doubling intervals up to every
+ * release_file_pages_seconds. Each release costs reading back the pages requests use (~45 MiB under the
+ * soak's mix), hence not often.
+ */
+function releaseFilePagesNowAndEvery(app: App): void {
+  const seconds = app.config.memory.release_file_pages_seconds;
+  // a server stopped during start-up has run its close hooks already
+  if (seconds <= 0 || stopped.has(app)) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const release = (n: number) => {
+    releaseFilePages();
+    timer = setTimeout(() => release(n + 1), fileReleaseDelayMs(n, seconds));
+    timer.unref();
+  };
+  release(0);
+  app.onClose.unshift(() => clearTimeout(timer));
 }
 
 /**

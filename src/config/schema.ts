@@ -95,13 +95,16 @@ export const ConfigSchema = t.Object(
       // SQLite's page cache per connection (the server keeps two: reads and writes)
       sqlite_cache_mib: t.Number({ minimum: 0.1, maximum: 1024, default: 2 }),
       // SQL text of the prepared statements each connection keeps (a statement's native memory is ~50× its text)
-      statement_cache_kib: t.Integer({ minimum: 1, maximum: 65536, default: 256 }),
+      statement_cache_kib: t.Integer({ minimum: 1, maximum: 65536, default: 64 }),
       // threads libvips uses for one image (thumbnails); each thread keeps its own buffers
       image_threads: t.Integer({ minimum: 1, maximum: 64, default: 1 }),
       // glibc malloc arenas for native code on other threads (libSQL, libvips); 0 keeps glibc's 8 per core
       malloc_arena_max: t.Integer({ minimum: 0, maximum: 1024, default: 2 }),
       // how often freed native memory is handed back to the system (glibc's malloc_trim); 0 never
       malloc_trim_seconds: t.Number({ minimum: 0, default: 60 }),
+      // the executable's and libraries' pages only this process maps are handed back once start-up is over and
+      // this often after (read back from the file when used again); 0 never
+      release_file_pages_seconds: t.Number({ minimum: 0, default: 600 }),
     }),
   },
   { additionalProperties: false },

@@ -8,7 +8,7 @@
  */
 const M_ARENA_MAX = -8;
 
-type Libc = { mallopt(param: number, value: number): number; malloc_trim(pad: number): number };
+type Libc = { mallopt(param: number, value: number): number; malloc_trim(pad: number): number; madvise(addr: number, len: number, advice: number): number };
 let libc: Libc | null | undefined;
 
 function glibc(): Libc | null {
@@ -17,8 +17,13 @@ function glibc(): Libc | null {
   if (process.platform !== "linux") return null;
   try {
     const { dlopen } = require("bun:ffi") as typeof import("bun:ffi");
-    const lib = dlopen("libc.so.6", { mallopt: { args: ["i32", "i32"], returns: "i32" }, malloc_trim: { args: ["u64"], returns: "i32" } });
-    libc = { mallopt: (p, v) => lib.symbols.mallopt(p, v), malloc_trim: (pad) => lib.symbols.malloc_trim(pad) };
+    const lib = dlopen("libc.so.6", {
+      mallopt: { args: ["i32", "i32"], returns: "i32" },
+      malloc_trim: { args: ["u64"], returns: "i32" },
+      // the address as a 64-bit integer: it comes from /proc/self/maps, not from a JS pointer
+      madvise: { args: ["u64", "u64", "i32"], returns: "i32" },
+    });
+    libc = { mallopt: (p, v) => lib.symbols.mallopt(p, v), malloc_trim: (pad) => lib.symbols.malloc_trim(pad), madvise: (a, l, adv) => lib.symbols.madvise(a, l, adv) };
   } catch {
     // not glibc (musl has no libc.so.6 and no arenas to limit)
   }
@@ -36,4 +41,46 @@ export function limitMallocArenas(max: number): boolean {
 export function trimNativeHeap(): boolean {
   const c = glibc();
   return c ? c.malloc_trim(0) === 1 : false;
+}
+
+const MADV_PAGEOUT = 21;
+
+/**
+ * Hands back the resident pages of the files this process maps (the executable: Bun's machine code, its
+ * read-only data, the embedded bytecode; the native libraries) that only it maps, through
+ * madvise(MADV_PAGEOUT) (Linux 5.4+). They are clean copies of the files, so nothing is lost: a page used
+ * again is read back on its next use. What start-up alone ran (migrations, loading every module, copying
+ * the native files out) leaves resident memory; what requests keep using comes back within seconds.
+ * Pages written to (relocations, copy-on-write data) are anonymous and stay. Returns the bytes advised.
+ */
+export function releaseFilePages(maps = readSelfMaps()): number {
+  const c = glibc();
+  if (!c || !maps) return 0;
+  let bytes = 0;
+  for (const line of maps.split("\n")) {
+    // start-end perms offset dev inode path
+    const m = line.match(/^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ (\d+)\s+(\/\S.*)$/);
+    if (!m || m[4] === "0" || m[5]!.endsWith(" (deleted)")) continue;
+    const start = parseInt(m[1]!, 16);
+    const len = parseInt(m[2]!, 16) - start;
+    if (c.madvise(start, len, MADV_PAGEOUT) === 0) bytes += len;
+  }
+  return bytes;
+}
+
+function readSelfMaps(): string | null {
+  try {
+    return require("node:fs").readFileSync("/proc/self/maps", "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When the n-th release of file pages after start-up's comes (n from 0), in ms: a minute after, then
+ * doubling (the first requests load modules and libraries start-up did not, and a release soon after
+ * them finds what only they used), up to every `periodSeconds`.
+ */
+export function fileReleaseDelayMs(n: number, periodSeconds: number): number {
+  return Math.min(60_000 * 2 ** Math.min(n, 20), periodSeconds * 1000);
 }

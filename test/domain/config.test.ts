@@ -155,15 +155,16 @@ describe("[log]", () => {
 
 describe("[memory]", () => {
   test("the defaults suit a Raspberry Pi, and a file may change each bound", () => {
-    expect(loadConfig({}, {}).memory).toEqual({ sqlite_cache_mib: 2, statement_cache_kib: 256, image_threads: 1, malloc_arena_max: 2, malloc_trim_seconds: 60 });
-    const c = loadConfig({ config: file("memory.toml", "[memory]\nsqlite_cache_mib = 8\nstatement_cache_kib = 32\nimage_threads = 2\nmalloc_arena_max = 0\nmalloc_trim_seconds = 0\n") }, {});
-    expect(c.memory).toEqual({ sqlite_cache_mib: 8, statement_cache_kib: 32, image_threads: 2, malloc_arena_max: 0, malloc_trim_seconds: 0 });
+    expect(loadConfig({}, {}).memory).toEqual({ sqlite_cache_mib: 2, statement_cache_kib: 64, image_threads: 1, malloc_arena_max: 2, malloc_trim_seconds: 60, release_file_pages_seconds: 600 });
+    const c = loadConfig({ config: file("memory.toml", "[memory]\nsqlite_cache_mib = 8\nstatement_cache_kib = 32\nimage_threads = 2\nmalloc_arena_max = 0\nmalloc_trim_seconds = 0\nrelease_file_pages_seconds = 0\n") }, {});
+    expect(c.memory).toEqual({ sqlite_cache_mib: 8, statement_cache_kib: 32, image_threads: 2, malloc_arena_max: 0, malloc_trim_seconds: 0, release_file_pages_seconds: 0 });
   });
 
   test("a bound out of range names the key", () => {
     expect(() => parseConfig({ memory: { image_threads: 0 } })).toThrow("config key 'memory.image_threads'");
     expect(() => parseConfig({ memory: { sqlite_cache_mib: 0 } })).toThrow("config key 'memory.sqlite_cache_mib'");
     expect(() => parseConfig({ memory: { malloc_arena_max: -1 } })).toThrow("config key 'memory.malloc_arena_max'");
+    expect(() => parseConfig({ memory: { release_file_pages_seconds: -1 } })).toThrow("config key 'memory.release_file_pages_seconds'");
     expect(() => parseConfig({ memory: { arenas: 2 } })).toThrow("unknown config key 'memory.arenas'");
   });
 });

@@ -268,7 +268,7 @@ async function main() {
   const pollers = users.map((u) => poller(u));
   const idle = serverFigures();
   log(`serving on ${base}; idle RSS ${idle.rss_mib} MiB, ${idle.open_files} open files`);
-  console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  JS heap MiB  open files  queues  db MiB  | brk  arenas(n)  other anon");
+  console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  JS heap MiB  open files  queues  db MiB  | exe code  exe data  files  brk  arenas(n)  mimalloc  jit  other anon");
   const rows: any[] = [];
   const started = performance.now();
   const ticker = setInterval(() => void oneRequest(), 1000 / RATE);
@@ -283,7 +283,7 @@ async function main() {
     console.log(
       [row.minute, row.requests, row.errors, row.skipped, row.events, row.p50_ms, row.p99_ms, row.rss_mib, row.rss_anon_mib, row.js_heap_mib, row.open_files, row.event_queues, row.db_mib]
         .map((v, i) => String(v).padStart(i === 0 ? 6 : [8, 6, 7, 7, 8, 8, 9, 9, 11, 11, 6, 7][i - 1]!))
-        .join("  ") + `  | ${row.brk_mib}  ${row.glibc_arenas_mib}(${row.glibc_arena_count})  ${row.other_anon_mib}`,
+        .join("  ") + `  | ${row.exe_code_mib}  ${row.exe_data_mib}  ${row.other_files_mib}  ${row.brk_mib}  ${row.glibc_arenas_mib}(${row.glibc_arena_count})  ${row.mimalloc_mib}  ${row.jit_mib}  ${row.other_anon_mib}`,
     );
   }
   clearInterval(ticker);
@@ -310,7 +310,7 @@ async function main() {
           rss_mib: { first: after[0].rss_mib, last: after.at(-1).rss_mib, min: Math.min(...after.map((r) => r.rss_mib)), max: Math.max(...after.map((r) => r.rss_mib)), slope_per_minute: slope(after.map((r) => r.rss_mib)) },
           rss_anon_mib: { first: after[0].rss_anon_mib, last: after.at(-1).rss_anon_mib, slope_per_minute: slope(after.map((r) => r.rss_anon_mib)) },
           // where the anonymous memory is, first row after the warm-up and last (see memoryBreakdown)
-          breakdown_mib: Object.fromEntries(["brk_mib", "glibc_arenas_mib", "glibc_arena_count", "other_anon_mib", "file_mib"].map((k) => [k, { first: after[0][k], last: after.at(-1)[k] }])),
+          breakdown_mib: Object.fromEntries(["file_mib", "exe_code_mib", "exe_data_mib", "other_files_mib", "brk_mib", "glibc_arenas_mib", "glibc_arena_count", "other_anon_mib", "mimalloc_mib", "jit_mib"].map((k) => [k, { first: after[0][k], last: after.at(-1)[k] }])),
           js_heap_mib: { first: after[0].js_heap_mib, last: after.at(-1).js_heap_mib, min: Math.min(...after.map((r) => r.js_heap_mib)), max: Math.max(...after.map((r) => r.js_heap_mib)), slope_per_minute: slope(after.map((r) => r.js_heap_mib)) },
           open_files: { min: Math.min(...after.map((r) => r.open_files)), max: Math.max(...after.map((r) => r.open_files)) },
           p99_ms: { first: after[0].p99_ms, last: after.at(-1).p99_ms, min: Math.min(...after.map((r) => r.p99_ms)), max: Math.max(...after.map((r) => r.p99_ms)), slope_per_minute: slope(after.map((r) => r.p99_ms)) },
