@@ -302,21 +302,23 @@ function relaxJitAfter(firstTick: Promise<void>, app: App): void {
 }
 
 /**
- * [memory] release_file_pages_seconds: the executable's pages that only start-up used (loading every
+ * [memory] release_start_up_pages: the executable's pages that only start-up used (loading every
  * module's bytecode, migrations, copying the native files out) stay resident until the kernel needs the
  * memory. They are handed back once start-up is over; the first requests then load what start-up did not
- * (lazily imported modules, libvips), so again a minute later, then at doubling intervals up to every
- * release_file_pages_seconds. Each release costs reading back the pages requests use (~45 MiB under the
- * soak's mix), hence not often.
+ * (lazily imported modules, libvips), so again a minute later. Only with release_file_pages_seconds set,
+ * at doubling intervals up to that after: each release costs reading back the pages requests keep using
+ * (~45 MiB under the soak's mix), which a steady load touches again within seconds.
  */
 function releaseFilePagesNowAndEvery(app: App): void {
-  const seconds = app.config.memory.release_file_pages_seconds;
+  const { release_start_up_pages: enabled, release_file_pages_seconds: seconds } = app.config.memory;
   // a server stopped during start-up has run its close hooks already
-  if (seconds <= 0 || stopped.has(app)) return;
+  if (!enabled || stopped.has(app)) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const release = (n: number) => {
     releaseFilePages();
-    timer = setTimeout(() => release(n + 1), fileReleaseDelayMs(n, seconds));
+    const next = fileReleaseDelayMs(n, seconds);
+    if (next === null) return;
+    timer = setTimeout(() => release(n + 1), next);
     timer.unref();
   };
   release(0);

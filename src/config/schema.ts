@@ -103,8 +103,10 @@ export const ConfigSchema = t.Object(
       // how often freed native memory is handed back to the system (glibc's malloc_trim); 0 never
       malloc_trim_seconds: t.Number({ minimum: 0, default: 60 }),
       // the executable's and libraries' pages only this process maps are handed back once start-up is over and
-      // this often after (read back from the file when used again); 0 never
-      release_file_pages_seconds: t.Number({ minimum: 0, default: 600 }),
+      // a minute later (what only start-up used; read back from the file if ever used again)
+      release_start_up_pages: t.Boolean({ default: true }),
+      // and then this often (what rare requests touched; each release reads back the pages requests use); 0 never
+      release_file_pages_seconds: t.Number({ minimum: 0, default: 0 }),
     }),
   },
   { additionalProperties: false },

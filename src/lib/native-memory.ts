@@ -77,10 +77,13 @@ function readSelfMaps(): string | null {
 }
 
 /**
- * When the n-th release of file pages after start-up's comes (n from 0), in ms: a minute after, then
- * doubling (the first requests load modules and libraries start-up did not, and a release soon after
- * them finds what only they used), up to every `periodSeconds`.
+ * How long after the n-th release of file pages (n from 0: start-up's) the next one comes, in ms, or null
+ * for none: a minute after start-up's (the first requests load modules and libraries start-up did not,
+ * and a release soon after them finds what only they used); then, only when `periodSeconds` is set,
+ * doubling up to every `periodSeconds`.
  */
-export function fileReleaseDelayMs(n: number, periodSeconds: number): number {
+export function fileReleaseDelayMs(n: number, periodSeconds: number): number | null {
+  if (n === 0) return periodSeconds > 0 ? Math.min(60_000, periodSeconds * 1000) : 60_000;
+  if (periodSeconds <= 0) return null;
   return Math.min(60_000 * 2 ** Math.min(n, 20), periodSeconds * 1000);
 }

@@ -41,8 +41,9 @@ test("file pages only this process maps are handed back, and read again intact w
   expect(Buffer.from(mapped).equals(Buffer.from(bytes))).toBe(true);
 });
 
-test("after start-up's release the next comes a minute later, then at doubling intervals up to the configured period", () => {
-  expect([0, 1, 2, 3, 4, 5].map((n) => fileReleaseDelayMs(n, 600) / 1000)).toEqual([60, 120, 240, 480, 600, 600]);
+test("after start-up's release one more comes a minute later; then none, unless a period is set, when they come at doubling intervals up to it", () => {
+  expect([0, 1, 2].map((n) => fileReleaseDelayMs(n, 0))).toEqual([60_000, null, null]);
+  expect([0, 1, 2, 3, 4, 5].map((n) => fileReleaseDelayMs(n, 600)! / 1000)).toEqual([60, 120, 240, 480, 600, 600]);
   // a period shorter than a minute is kept from the start
   expect(fileReleaseDelayMs(0, 30)).toBe(30_000);
   // a long-running server's count does not overflow the doubling
