@@ -36,10 +36,10 @@ export function sendLaterOptions(now: Date, twentyFourHour: boolean): SendLaterO
   return out;
 }
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric" });
+let dayFormat: Intl.DateTimeFormat | undefined;
 
 /** "Thu, Nov 26 at 4:00 PM" */
-export const formatScheduled = (seconds: number, twentyFourHour: boolean) => `${dayFormat.format(seconds * 1000)} at ${formatTime(seconds, twentyFourHour)}`;
+export const formatScheduled = (seconds: number, twentyFourHour: boolean) => `${(dayFormat ??= new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric" })).format(seconds * 1000)} at ${formatTime(seconds, twentyFourHour)}`;
 
 /** The value of a datetime-local field for a time (local, to the minute), and back. */
 export function toLocalInput(seconds: number): string {

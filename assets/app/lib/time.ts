@@ -12,7 +12,8 @@ const dayOf = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).
 export const sameDay = (a: number, b: number) => dayOf(new Date(a * 1000)) === dayOf(new Date(b * 1000));
 
 const fullDay = new Intl.DateTimeFormat(undefined, { weekday: "long", month: "long", day: "numeric" });
-const fullDayYear = new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric", year: "numeric" });
+// the formatters that the first screen of messages does not use are made when first needed (each costs locale data)
+let fullDayYear: Intl.DateTimeFormat | undefined;
 
 /** "Today", "Yesterday", "Monday, June 2", or with the year when it is not this year. */
 export function formatDay(seconds: number, now = Date.now()): string {
@@ -20,17 +21,17 @@ export function formatDay(seconds: number, now = Date.now()): string {
   const days = Math.round((dayOf(new Date(now)) - dayOf(d)) / 86_400_000);
   if (days === 0) return "Today";
   if (days === 1) return "Yesterday";
-  return d.getFullYear() === new Date(now).getFullYear() ? fullDay.format(d) : fullDayYear.format(d);
+  return d.getFullYear() === new Date(now).getFullYear() ? fullDay.format(d) : (fullDayYear ??= new Intl.DateTimeFormat(undefined, { weekday: "short", month: "short", day: "numeric", year: "numeric" })).format(d);
 }
 
-const shortDay = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+let shortDay: Intl.DateTimeFormat | undefined;
 
 /** A short "when" for lists: the time today, "Yesterday", else the date. */
 export function formatWhen(seconds: number, twentyFourHour: boolean, now = Date.now()): string {
   const days = Math.round((dayOf(new Date(now)) - dayOf(new Date(seconds * 1000))) / 86_400_000);
   if (days === 0) return formatTime(seconds, twentyFourHour);
   if (days === 1) return "Yesterday";
-  return shortDay.format(seconds * 1000);
+  return (shortDay ??= new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" })).format(seconds * 1000);
 }
 
 const full = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });

@@ -153,8 +153,11 @@ export function App({ onRetry }: { onRetry(): void }) {
       <div class="layout" inert={!!open}>
         <nav id="left-sidebar" class="left-sidebar" aria-label="Views, channels and conversations">
           <ViewsNav />
-          <ChannelList key={generation.value} />
-          <DmList />
+          {/* like the people list: the channels and conversations (hundreds of elements) come in the frame after the messages */}
+          <AfterFirstPaint>
+            <ChannelList key={generation.value} />
+            <DmList />
+          </AfterFirstPaint>
         </nav>
         <main id="main-pane" class="main-pane" tabIndex={-1} key={generation.value}>
           <Main v={v} />

@@ -8,7 +8,8 @@ import { me, presence, userStatus, users } from "../state/store";
 import { nowSeconds, PresenceDot, StatusEmoji, statusOf } from "./people-bits";
 
 const RANK = { active: 0, idle: 1, offline: 2 } as const;
-const byName = new Intl.Collator().compare;
+let collator: Intl.Collator | undefined;
+const byName = (a: string, b: string) => (collator ??= new Intl.Collator()).compare(a, b);
 /**
  * People drawn at first, and how many more each time the end of the list comes into view (a large organization
  * has thousands). The first ones fill a tall window's sidebar; each row drawn is laid out before the first paint.

@@ -29,13 +29,14 @@ export function groupReactions(m: Message): Group[] {
   return [...groups.values()];
 }
 
-const list = new Intl.ListFormat(undefined, { style: "long", type: "conjunction" });
+// made when first needed: a formatter's locale data costs milliseconds, which the first frame need not pay
+let list: Intl.ListFormat | undefined;
 
 /** Zulip's reaction tooltip: who reacted, the person first. */
 export function reactionLabel(g: Group, myId: number, nameOf: (id: number) => string): string {
   const mine = g.users.includes(myId);
   const names = [...(mine ? ["You (click to remove)"] : []), ...g.users.filter((id) => id !== myId).map(nameOf)];
-  return `${list.format(names)} reacted with :${g.emoji_name}:`;
+  return `${(list ??= new Intl.ListFormat(undefined, { style: "long", type: "conjunction" })).format(names)} reacted with :${g.emoji_name}:`;
 }
 
 /** Adds the person's reaction, or takes it back when they already reacted so. */
