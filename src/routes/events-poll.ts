@@ -115,14 +115,19 @@ export function repollFastPath(app: App, bunServer: () => { timeout(request: Req
   };
 }
 
+/** The poll itself, the same for both paths: the user's queue, then its events (at once, or when some come). */
+export async function pollQueue(app: App, userId: number, p: { queue_id: string; last_event_id: number; dont_block: boolean }, request: Request, server: { timeout(request: Request, seconds: number): void } | undefined) {
+  const queue = app.events.get(p.queue_id, userId);
+  // A long-poll outlives Bun's idle timeout: the heartbeat (45-55 s) ends it instead.
+  if (!p.dont_block) server?.timeout(request, 0);
+  return { queue, batch: await app.events.poll(queue, p.last_event_id, p.dont_block) };
+}
+
 async function answer(app: App, request: Request, p: { queue_id: string; last_event_id: number; dont_block: boolean }, bunServer: () => { timeout(request: Request, seconds: number): void } | undefined) {
   const me = await authenticate(app, request);
   const limited: Record<string, string | number> = {};
   limitUser(app, me.id, limited);
-  const queue = app.events.get(p.queue_id, me.id);
-  // A long-poll outlives Bun's idle timeout: the heartbeat (45-55 s) ends it instead.
-  if (!p.dont_block) bunServer()?.timeout(request, 0);
-  const batch = await app.events.poll(queue, p.last_event_id, p.dont_block);
+  const { queue, batch } = await pollQueue(app, me.id, p, request, bunServer());
   const body = eventsAnswer(batch, queue.id, NONE);
   let headers = EVENTS_ANSWER_HEADERS;
   for (const _ in limited) {

@@ -5,7 +5,7 @@ import { zulip } from "../http/plugin";
 import { badRequest } from "../errors";
 import { clientName } from "../http/client";
 import { eventsAnswer } from "../events/wire";
-import { EVENTS_ANSWER_HEADERS, ignoredBesidePoll, pollArgs } from "./events-poll";
+import { EVENTS_ANSWER_HEADERS, ignoredBesidePoll, pollArgs, pollQueue } from "./events-poll";
 
 const EventTypes = t.Array(t.String(), { maxItems: 1000 });
 /** A queue's narrow: [operator, operand] pairs. */
@@ -114,10 +114,7 @@ export const eventRoutes = (app: App) =>
           return args.success({ events: [], queue_id: queue.id });
         }
         if (p.last_event_id === undefined) throw badRequest("Missing 'last_event_id' argument");
-        const queue = app.events.get(p.queue_id, me.id);
-        // A long-poll outlives Bun's idle timeout: the heartbeat (45-55 s) ends it instead.
-        if (!p.dont_block) server?.timeout(request, 0);
-        const batch = await app.events.poll(queue, p.last_event_id, p.dont_block);
+        const { queue, batch } = await pollQueue(app, me.id, { queue_id: p.queue_id, last_event_id: p.last_event_id, dont_block: p.dont_block }, request, server ?? undefined);
         // the events' JSON is shared by every queue that got them (events/wire.ts): written as is;
         // its headers are made once, unless a rate limit added its own
         if (isEmpty(set.headers)) set.headers = EVENTS_ANSWER_HEADERS as unknown as typeof set.headers;
