@@ -134,7 +134,9 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
     const mine = pending.filter((p) => p.id === undefined || !list.ids.includes(p.id)).map((p) => pendingMessage(p, myId, myName));
     return [...real, ...mine.filter((m) => matches(state.peek()!, narrow, m))];
   }, [list, cache, pending, myId, start, end, target]);
-  const blocks = useMemo(() => layOut(myId, shown), [shown, myId]);
+  /** the last layout: a block that keeps any of its rows keeps its key (layOut), so its rows stay in the page as they are */
+  const laidOut = useRef<ReturnType<typeof layOut>>([]);
+  const blocks = useMemo(() => (laidOut.current = layOut(myId, shown, laidOut.current)), [shown, myId]);
 
   // reading: as the person's setting allows, and not after "mark as unread from here"
   const policy = settings.value.web_mark_read_on_scroll_policy;

@@ -37,17 +37,44 @@ export function recipientOf(me: number, m: Message): Recipient {
 const sameRecipient = (a: Recipient, b: Recipient) =>
   a.kind === "channel" && b.kind === "channel" ? a.stream_id === b.stream_id && a.topic.toLowerCase() === b.topic.toLowerCase() : a.kind === "dm" && b.kind === "dm" && a.key === b.key;
 
-export function layOut(me: number, messages: readonly Message[]): Block[] {
+const rowKey = (m: Message) => `${m.local_id ?? m.id}`;
+
+/**
+ * The blocks of `messages`. A block that shares a message with one of `previous` (the last layout of the
+ * same list) keeps that block's key, so rows arriving above or below a block do not make Preact draw
+ * the whole block and its rows afresh (and a row in the page stays the same element).
+ */
+export function layOut(me: number, messages: readonly Message[], previous: readonly Block[] = []): Block[] {
+  const keyWas = new Map<string, string>();
+  for (const b of previous) for (const row of b.rows) keyWas.set(rowKey(row.message), b.key);
+  const used = new Set<string>();
   const blocks: Block[] = [];
   let cur: Block | undefined;
+  const close = () => {
+    if (!cur || cur.key) return;
+    // a new block: named for its first row (made unique, in case a block that kept its key has that name)
+    let key = rowKey(cur.rows[0]!.message);
+    for (let n = 1; used.has(key); n++) key = `${rowKey(cur.rows[0]!.message)}~${n}`;
+    cur.key = key;
+    used.add(key);
+  };
   for (const m of messages) {
     const r = recipientOf(me, m);
     if (!cur || !sameRecipient(cur.recipient, r) || !sameDay(cur.timestamp, m.timestamp)) {
-      cur = { key: `${m.local_id ?? m.id}`, recipient: r, timestamp: m.timestamp, rows: [] };
+      close();
+      cur = { key: "", recipient: r, timestamp: m.timestamp, rows: [] };
       blocks.push(cur);
+    }
+    if (!cur.key) {
+      const was = keyWas.get(rowKey(m));
+      if (was !== undefined && !used.has(was)) {
+        cur.key = was;
+        used.add(was);
+      }
     }
     const prev = cur.rows[cur.rows.length - 1]?.message;
     cur.rows.push({ message: m, showSender: !prev || prev.sender_id !== m.sender_id || m.is_me_message || prev.is_me_message });
   }
+  close();
   return blocks;
 }
