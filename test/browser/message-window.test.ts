@@ -68,6 +68,8 @@ const NOTE_FIRST_FRAME = () => {
     requestAnimationFrame(() => {
       const scroller = document.querySelector(".message-scroller")!.getBoundingClientRect();
       const rows = Array.from(document.querySelectorAll<HTMLElement>(".message-row[data-message-id]"));
+      // (marked, to tell whether the rows arriving later leave these elements in the page or draw them afresh)
+      for (const r of rows) (r as unknown as { firstFrameRow: boolean }).firstFrameRow = true;
       w.__firstFrame = {
         ids: rows.map((r) => Number(r.dataset.messageId)),
         tops: rows.map((r) => r.getBoundingClientRect().top - scroller.top),
@@ -107,23 +109,20 @@ describe("the message list's window", () => {
       await page.locator(".message-row", { hasText: `Record ${COUNT}` }).waitFor();
       const scroller = page.locator(".message-scroller");
       expect(await isRead(100)).toBe(false);
-      // the opening's first frame has only the rows that fill the screen; the rest of its window comes
-      // in after the paint (tested in "a view's first frame" below): this journey starts once it has
-      let rows = -1;
-      for (let n = await page.locator(".message-row").count(); n !== rows; n = await page.locator(".message-row").count()) {
-        rows = n;
-        await page.waitForTimeout(300);
-      }
-
-      // jumping to the top a few times: each time, the row that was at the top of the view stays there
-      // as older rows arrive above it (fetched, or already loaded and moved into the window)
+      // jumping to the top a few times, the first time while the opening's window is still coming in
+      // after its first frame: each time, the row that was at the top of the view stays there as older
+      // rows arrive above it (fetched, or already loaded and moved into the window)
       let most = 0;
       let kept = 0;
       for (let i = 0; i < 12; i++) {
-        const top = (await shownRecords(page))[0]!;
-        // where that row shows once the list is at its top, before anything arrives above it
-        const expected = (await offsetOf(page, top))! + (await scroller.evaluate((el) => el.scrollTop));
-        await scroller.evaluate((el) => (el.scrollTop = 0));
+        // the first row in the page, and where it shows once the list is at its top, before anything
+        // arrives above it (read and jumped in one task: rows may be arriving all the while)
+        const { top, expected } = await scroller.evaluate((el) => {
+          const row = el.querySelector<HTMLElement>(".message-row[data-message-id]")!;
+          const expected = row.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
+          el.scrollTop = 0;
+          return { top: Number(row.querySelector(".message-content")!.textContent!.replace("Record ", "")), expected };
+        });
         await page.waitForTimeout(80);
         const after = await shownRecords(page);
         most = Math.max(most, after.length);
@@ -199,6 +198,9 @@ describe("a view's first frame", () => {
       expect(await shownRecords(page)).toEqual(Array.from({ length: 101 }, (_, i) => 250 + i));
       await page.waitForTimeout(100);
       expect(Math.abs((await offsetOf(page, 300))! - first.tops[at]!)).toBeLessThanOrEqual(1);
+      // the first frame's rows are still the same elements (their block kept its key: nothing drawn twice)
+      const kept = await page.locator(".message-row[data-message-id]").evaluateAll((els) => els.filter((el) => (el as unknown as { firstFrameRow?: boolean }).firstFrameRow).length);
+      expect(kept).toBe(first.ids.length);
       for (let i = 0; i < 40 && !(await isRead(300)); i++) await page.waitForTimeout(100);
       expect(await isRead(300)).toBe(true);
       expect(errors).toEqual([]);
