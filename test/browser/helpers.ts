@@ -71,7 +71,8 @@ export function browserSuite(setup: (s: TestServer) => Promise<void> = async () 
       const page = await context.newPage();
       page.setDefaultTimeout(5000);
       const errors: string[] = [];
-      page.on("pageerror", (e) => errors.push(e.message));
+      // (the stack goes to the log: a failure in CI then says where)
+      page.on("pageerror", (e) => (errors.push(e.message), console.error("page error:", e.stack)));
       // the strict Content-Security-Policy must not have to refuse anything the app does
       page.on("console", (m) => m.type() === "error" && /Content Security Policy/i.test(m.text()) && errors.push(m.text()));
       return { context, page, errors };

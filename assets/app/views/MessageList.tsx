@@ -325,7 +325,9 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
   }
 
   function onScroll() {
-    const el = scroller.current!;
+    // (a scroll event queued before the list left the page still reaches this handler)
+    const el = scroller.current;
+    if (!el) return;
     reading.current = topRow(el);
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
     stick.current = fromBottom < 40 && !!list?.found_newest && atEnd;
