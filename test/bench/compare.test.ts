@@ -58,6 +58,14 @@ describe("the bench's --compare", () => {
     expect(formatComparison(compareResults(previous, lean), "old.json").at(-1)).toBe("no figure moved the wrong way beyond its noise");
   });
 
+  test("throughput measured after a warm-up is not compared with throughput counted from the first request, nor their ratios", () => {
+    const warmed = { ...previous, warmup_ms: 2000, send_20_subscribers: { ...previous.send_20_subscribers, per_second: previous.send_20_subscribers.per_second * 1.5 } };
+    const rows = compareResults(previous, warmed);
+    for (const key of ["send_20_subscribers.per_second", "send_vs_elysia_insert", "baseline_elysia_insert.per_second"]) expect(byKey(rows, key).verdict).toBe("measured differently");
+    // the same warm-up on both sides: compared as usual
+    expect(byKey(compareResults(warmed, { ...warmed, send_20_subscribers: { ...warmed.send_20_subscribers, per_second: previous.send_20_subscribers.per_second } }), "send_vs_elysia_insert").verdict).toBe("worse");
+  });
+
   test("a size that changed at all is flagged, however little", () => {
     const bigger = compareResults(previous, { ...previous, web: { first_load: { total_gz_kib: 140.3 } } });
     expect(byKey(bigger, "web.first_load.total_gz_kib").verdict).toBe("worse");

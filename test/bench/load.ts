@@ -11,6 +11,8 @@ interface Scenario {
   base: string;
   concurrency?: number;
   durationMs?: number;
+  /** http: requests run this long first without being counted (the server's JIT compiles the path meanwhile) */
+  warmupMs?: number;
   requests?: Http[]; // round-robin per worker
   auths?: string[]; // Authorization headers, one per worker (round-robin)
   // events-latency
@@ -51,8 +53,8 @@ function rawRequest(raw: RawHttp, r: Http, auth: string | undefined, i: number) 
 async function httpScenario(s: Scenario) {
   const latencies: number[] = [];
   let errors = 0;
-  const until = performance.now() + (s.durationMs ?? 5000);
-  const start = performance.now();
+  const start = performance.now() + (s.warmupMs ?? 0);
+  const until = start + (s.durationMs ?? 5000);
   let n = 0;
   await Promise.all(
     Array.from({ length: s.concurrency ?? 32 }, async (_, w) => {
@@ -62,6 +64,7 @@ async function httpScenario(s: Scenario) {
         const r = s.requests![n % s.requests!.length]!;
         const i = n++;
         const t0 = performance.now();
+        const counted = t0 >= start;
         try {
           let status: number;
           if (raw) status = (await rawRequest(raw, r, auth, i)).status;
@@ -71,7 +74,7 @@ async function httpScenario(s: Scenario) {
             status = res.status;
           }
           if (status >= 400) errors++;
-          else latencies.push(performance.now() - t0);
+          else if (counted) latencies.push(performance.now() - t0);
         } catch {
           errors++;
         }

@@ -30,6 +30,10 @@ const useExe = exeArg !== undefined;
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const wants = (name: string) => !only || only.includes(name);
 const SECONDS = quick ? 2000 : 5000;
+// each throughput run first runs its requests this long uncounted, the same for Parley and the baselines:
+// the figures are the steady state, not the server's JIT compiling its paths (a send's path is far longer
+// than a baseline's, so its first seconds cost it more; see What one send costs)
+const WARMUP = quick ? 500 : 2000;
 // --repeat=3: throughput on a shared VM varies by ±10% between runs; the median of several is steadier
 const REPEAT = Math.max(1, Number(process.argv.find((a) => a.startsWith("--repeat="))?.slice(9) ?? 1) || 1);
 const MESSAGES = quick ? 100_000 : 1_000_000;
@@ -37,7 +41,7 @@ const dir = mkdtempSync(join(tmpdir(), "parley-bench-"));
 const withMetrics = process.argv.includes("--metrics");
 // --backlog: the seeded messages stay out of the search index, for the start-with-a-backlog case (issue: first search)
 const leaveBacklog = process.argv.includes("--backlog");
-const results: Record<string, any> = { date: new Date().toISOString(), quick, exe: useExe, metrics: withMetrics };
+const results: Record<string, any> = { date: new Date().toISOString(), quick, exe: useExe, metrics: withMetrics, warmup_ms: WARMUP };
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 // --compare: chosen before this run writes its own file
 const compareArg = process.argv.find((a) => a === "--compare" || a.startsWith("--compare="));
@@ -85,7 +89,7 @@ const rssKiB = (pid: number) => statusKiB(pid, "VmRSS");
 /** A throughput scenario REPEAT times: the run with the median rate, and every run's rate. */
 async function throughput(scenario: object): Promise<any> {
   const runs: any[] = [];
-  for (let i = 0; i < REPEAT; i++) runs.push(await load(scenario));
+  for (let i = 0; i < REPEAT; i++) runs.push(await load({ warmupMs: WARMUP, ...scenario }));
   const sorted = [...runs].sort((a, b) => a.per_second - b.per_second);
   return { ...sorted[Math.floor((sorted.length - 1) / 2)], runs: runs.map((r) => r.per_second), total_count: runs.reduce((n, r) => n + r.count, 0) };
 }
@@ -130,7 +134,7 @@ async function baseline(kind: "hello" | "elysia-insert") {
   await Bun.sleep(1000);
   const idleRssMib = Math.round(rssKiB(p.pid) / 102.4) / 10;
   const request = kind === "hello" ? { method: "GET", path: "/" } : { method: "POST", path: "/insert", body: "content=hello" };
-  const r = await load({ kind: "http", base: `http://127.0.0.1:${port}`, concurrency: 32, durationMs: SECONDS, requests: [request] });
+  const r = await load({ kind: "http", base: `http://127.0.0.1:${port}`, concurrency: 32, durationMs: SECONDS, warmupMs: WARMUP, requests: [request] });
   const sequential = kind === "hello" ? await load({ kind: "http", base: `http://127.0.0.1:${port}`, concurrency: 1, durationMs: SECONDS / 5, requests: [request] }) : undefined;
   // the same through the lean client the broadcast's long-polls use (raw-http.ts)
   const sequentialRaw = kind === "hello" ? await load({ kind: "http", client: "raw", base: `http://127.0.0.1:${port}`, concurrency: 1, durationMs: SECONDS / 5, requests: [request] }) : undefined;
