@@ -25,6 +25,7 @@ import { alertForEvents } from "./notify/desktop";
 import { unlockSoundOnFirstGesture } from "./notify/sound";
 import { registerServiceWorker, startServiceWorker } from "./notify/service-worker";
 import { App, generation } from "./views/App";
+import { afterNextPaint } from "./lib/after-paint";
 import { forgetViews } from "./views/MessageView";
 
 function onEvents(events: ServerEvent[]): void {
@@ -111,12 +112,17 @@ export async function boot(root: HTMLElement): Promise<void> {
   state.value = start;
   startDrafts();
   startRouter();
-  const loop = new EventLoop({ queueId: r.queue_id, lastEventId: r.last_event_id }, { onEvents, reregister }).start();
+  const loop = new EventLoop({ queueId: r.queue_id, lastEventId: r.last_event_id }, { onEvents, reregister });
   root.classList.remove("app-loading");
   root.removeAttribute("aria-busy");
   root.textContent = "";
   render(<App onRetry={loop.retryNow} />, root);
   unlockSoundOnFirstGesture();
   whenIdle(startServiceWorker);
-  startPresence({ intervalSeconds: state.value.realm.ping_interval_seconds, onPresences: (p) => update((s) => mergePresences(s, p)) });
+  // the first poll and presence report wait for the first frame: on a small machine their requests (and the
+  // server's work answering them) compete with drawing it; the server queues events meanwhile, so none is missed
+  afterNextPaint(() => {
+    loop.start();
+    startPresence({ intervalSeconds: state.value!.realm.ping_interval_seconds, onPresences: (p) => update((s) => mergePresences(s, p)) });
+  });
 }

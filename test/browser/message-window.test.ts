@@ -241,4 +241,35 @@ describe("a view's first frame", () => {
       await context.close();
     }
   }, 30_000);
+
+  test("opening a channel where every message is under a bar of its own, the first frame draws far fewer rows (each is three times as tall) and still leaves no gap on the screen", async () => {
+    const scattered: number[] = [];
+    const channel = await createChannel(s, "iago", "scattered", { subscribers: ["hamlet", "othello"] });
+    for (let i = 1; i <= 40; i++) scattered.push((await s.users[i % 2 ? "othello" : "iago"].client.post("/messages", { type: "stream", to: channel, topic: `thread ${i}`, content: `Note ${i}` })).success().id);
+    // (the channel's creation notice too): it opens at its newest
+    (await s.users.hamlet.client.post("/mark_all_as_read")).success();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(NOTE_FIRST_FRAME);
+    const page = await context.newPage();
+    page.setDefaultTimeout(5000);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await logIn(page, `#narrow/channel/${channel}-scattered`);
+      await page.waitForFunction(() => (window as any).__firstFrame !== null);
+      const first = (await page.evaluate(() => (window as any).__firstFrame)) as FirstFrame;
+      // the newest, down to the newest, reaching above the screen's top with at most a dozen rows
+      // (a screen of 32 px rows, the guess for one sender's run, would be 25)
+      expect(first.ids).toEqual(scattered.slice(40 - first.ids.length));
+      expect(first.ids.length).toBeLessThanOrEqual(12);
+      expect(first.firstTop).toBeLessThan(0);
+      // the rest of the fetched ones arrive above after that frame
+      await page.locator(".message-row", { has: page.locator(".message-content", { hasText: /^Note 1$/ }) }).waitFor({ state: "attached" });
+      const shown = await page.locator(".message-row[data-message-id]").evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.messageId)));
+      expect(shown.slice(-40)).toEqual(scattered);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
 });

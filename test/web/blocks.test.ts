@@ -1,7 +1,7 @@
 /** A view's messages laid out in blocks under recipient bars (assets/app/views/blocks.ts), and the blocks' keys. */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { layOut, type Block } from "../../assets/app/views/blocks";
+import { layOut, rowsCovering, type Block } from "../../assets/app/views/blocks";
 import type { Message } from "../../assets/app/state/types";
 
 const DAY = 1_700_000_000;
@@ -59,5 +59,24 @@ describe("a view's blocks", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("the rows a view's first frame draws", () => {
+  const run = (n: number, topicOf: (i: number) => string, senderOf: (i: number) => number) => Array.from({ length: n }, (_, i) => message(i + 1, topicOf(i), senderOf(i)));
+
+  test("one sender's run of messages in one topic needs a screen of 32 px rows: as many as the old fixed guess", () => {
+    expect(rowsCovering(4, run(25, () => "a", () => 5), 800)).toBe(25);
+  });
+
+  test("messages each under a bar of their own, by turns of two senders, need about a third as many", () => {
+    const rows = rowsCovering(4, run(25, (i) => `topic ${i}`, (i) => 5 + (i % 2)), 800);
+    // each is at least 32 + 20 + 40 px high: 800 px take 9 of them, and one more
+    expect(rows).toBe(10);
+  });
+
+  test("never more rows than the sample holds, and none from an empty one", () => {
+    expect(rowsCovering(4, run(3, () => "a", () => 5), 800)).toBe(3);
+    expect(rowsCovering(4, [], 800)).toBe(0);
   });
 });

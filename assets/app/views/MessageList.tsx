@@ -17,7 +17,7 @@ import { lists, me, messages, settings, state, update, users } from "../state/st
 import type { Message } from "../state/types";
 import { outbox, type Pending } from "../compose/outbox";
 import { toggleSpoiler } from "../lib/rendered";
-import { layOut } from "./blocks";
+import { layOut, rowsCovering } from "./blocks";
 import { openImage } from "./Lightbox";
 import { MessageRow } from "./MessageRow";
 import { RecipientBar as Bar } from "./RecipientBar";
@@ -39,8 +39,18 @@ const EDGE = 800;
 const MARGIN = 120;
 /** at most this long (ms) after the first frame is painted, the rest of an opening's window starts coming in */
 const SETTLE_WAIT = 250;
-/** the first frame's first guess of the rows that fill the screen (a row is rarely under 32 px) */
-const firstRows = () => Math.ceil((typeof innerHeight === "number" && innerHeight > 0 ? innerHeight : 800) / 32);
+const screenHeight = () => (typeof innerHeight === "number" && innerHeight > 0 ? innerHeight : 800);
+
+/**
+ * The first frame's first guess of the rows that fill the screen: at most a screen of 32 px rows (a row is
+ * rarely under that), fewer when the rows about the target have bars and names above them (blocks.ts).
+ */
+function firstRows(ids: readonly number[], cache: Record<number, Message>, me: number, target: number | "bottom"): number {
+  const most = Math.ceil(screenHeight() / 32);
+  const [start, end] = range(ids, opening(ids, target, most));
+  const sample = ids.slice(start, end).map((id) => cache[id]).filter((m): m is Message => !!m);
+  return sample.length ? rowsCovering(me, sample, screenHeight()) : most;
+}
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -112,13 +122,13 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
 
   /** an opening's first frame: how many rows it draws (grown until they fill the screen: the opening effect) */
   const first = useRef<{ target: ListTarget; rows: number } | null>(null);
-  if (target && first.current?.target !== target) first.current = { target, rows: firstRows() };
+  const ids = list?.ids ?? [];
+  if (target && first.current?.target !== target) first.current = { target, rows: firstRows(ids, cache, myId, target.scrollTo) };
   /** from the opening until the frame after its first paint: the rest of the window waits for that paint */
   const settling = useRef(false);
   /** the window an opening's first frame drew part of: it grows to it after that frame, a step at a time */
   const goal = useRef<Window | null>(null);
 
-  const ids = list?.ids ?? [];
   const w = target ? opening(ids, target.scrollTo, first.current!.rows) : trimmed(ids, win.current ?? around(ids, "bottom"));
   win.current = w;
   const [start, end] = range(ids, w);

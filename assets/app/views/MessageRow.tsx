@@ -70,7 +70,8 @@ function Row({ m, showSender, pending, selected, editing, highlight }: Props) {
         {showSender && (
           <header class="message-header">
             <span class="sender-name">{name}</span>
-            <time class="message-time" dateTime={new Date(m.timestamp * 1000).toISOString()} title={formatFull(m.timestamp)}>
+            {/* the full date is a pointer's tooltip: written once the row is under the pointer (a screen of rows formats none) */}
+            <time class="message-time" dateTime={new Date(m.timestamp * 1000).toISOString()} title={hovered ? formatFull(m.timestamp) : undefined}>
               {time}
             </time>
             <Marks m={m} />

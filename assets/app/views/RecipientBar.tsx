@@ -5,7 +5,6 @@ import { dmTitle, keyIds } from "../state/people";
 import { channels, me, subscriptions, users } from "../state/store";
 import type { Recipient } from "./blocks";
 import { ChannelMark, TopicName, topicText } from "./bits";
-import { ChevronIcon } from "./icons";
 import { TopicMenu } from "./menus";
 import { useRowActivity } from "./row-activity";
 
@@ -33,11 +32,10 @@ export function RecipientBar({ recipient, timestamp, subjectHtml }: { recipient:
   return (
     <div class="recipient-bar channel-bar" style={{ "--channel-color": color }} {...handlers}>
       <a class="recipient-channel" href={hrefOf({ kind: "narrow", narrow: { kind: "channel", stream_id: recipient.stream_id } })}>
-        <ChannelMark channel={ch} color={color} />
+        <ChannelMark channel={ch} color="inherit" />
         {ch?.name ?? "Unknown channel"}
       </a>
-      <ChevronIcon size={14} class="recipient-sep" />
-      <a class="recipient-topic" href={hrefOf({ kind: "narrow", narrow: { kind: "topic", stream_id: recipient.stream_id, topic: recipient.topic } })}>
+      <a class="recipient-topic recipient-sep" href={hrefOf({ kind: "narrow", narrow: { kind: "topic", stream_id: recipient.stream_id, topic: recipient.topic } })}>
         {subjectHtml && recipient.topic !== "" ? <span dangerouslySetInnerHTML={{ __html: subjectHtml }} /> : <TopicName topic={recipient.topic} />}
       </a>
       {active ? <TopicMenu streamId={recipient.stream_id} topic={recipient.topic} displayName={topicText(recipient.topic)} /> : <span class="row-menu-slot" />}

@@ -1,7 +1,7 @@
 /** Small shared pieces: unread counts, topic names, channel marks. */
 import { realm } from "../state/store";
 import type { Channel } from "../state/types";
-import { HashIcon, LockIcon } from "./icons";
+import { LockIcon } from "./icons";
 
 export function UnreadCount({ count, what = "unread", mention }: { count: number; what?: string; mention?: boolean }) {
   if (!count) return null;
@@ -19,8 +19,18 @@ export function TopicName({ topic }: { topic: string }) {
 
 export const topicText = (topic: string) => (topic === "" ? realm.value.empty_topic_display_name : topic);
 
-/** `#` for a public channel, a lock for a private one, in the channel's colour. */
-export function ChannelMark({ channel, color }: { channel: Channel | undefined; color?: string }) {
-  const style = color ? { "--channel-color": color } : undefined;
-  return <span class="channel-mark" style={style}>{channel?.invite_only ? <LockIcon size={15} /> : <HashIcon size={15} />}</span>;
+/**
+ * `#` for a public channel (drawn by the stylesheet: a screen of recipient bars has one each), a lock for a
+ * private one, in the channel's colour; `inherit`: the colour is the element around it's (a recipient bar's).
+ */
+export function ChannelMark({ channel, color }: { channel: Channel | undefined; color?: string | "inherit" }) {
+  const style = color && color !== "inherit" ? { "--channel-color": color } : undefined;
+  const colored = color ? " colored" : "";
+  return channel?.invite_only ? (
+    <span class={`channel-mark${colored}`} style={style}>
+      <LockIcon size={15} />
+    </span>
+  ) : (
+    <span class={`channel-mark hash${colored}`} style={style} />
+  );
 }

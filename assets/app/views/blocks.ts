@@ -78,3 +78,28 @@ export function layOut(me: number, messages: readonly Message[], previous: reado
   close();
   return blocks;
 }
+
+/**
+ * Lower bounds of the heights (px) messages.css gives a message's row, the sender's name above it, and a
+ * recipient bar with its block's margin and border.
+ */
+const MIN_ROW = 32;
+const MIN_SENDER = 20;
+const MIN_BAR = 40;
+
+/**
+ * How many rows cover `height` pixels at the least, when they are laid out like `sample` (the rows about
+ * where a view opens, in order): from their average lower-bound height, one more for good measure, at most
+ * all of `sample`. A view's first frame draws that many (MessageList adds more in that same frame if they
+ * fall short): a list where every message has its own bar needs a third of the rows a run of one sender's
+ * messages does.
+ */
+export function rowsCovering(me: number, sample: readonly Message[], height: number): number {
+  if (!sample.length) return 0;
+  let total = 0;
+  for (const b of layOut(me, sample)) {
+    total += MIN_BAR;
+    for (const row of b.rows) total += MIN_ROW + (row.showSender ? MIN_SENDER : 0);
+  }
+  return Math.min(sample.length, Math.ceil(height / (total / sample.length)) + 1);
+}

@@ -4,28 +4,36 @@ import { presenceStatus, type PresenceStatus } from "../state/presence";
 import { presence, realm, userStatus, users } from "../state/store";
 import { EmojiGlyph } from "./EmojiGlyph";
 
-/** dark enough that white initials on them read at 4.5:1 or more (WCAG AA) */
-const PALETTE = ["#4b6ed1", "#b6574d", "#3f7c70", "#9459c1", "#a06727", "#4a7c3c", "#bb4a82", "#41799f", "#807149", "#b15959"];
+/** dark enough that white initials on them read at 4.5:1 or more (WCAG AA); the colours are in sidebar.css (.avatar-c0 to .avatar-c9) */
+const PALETTE_SIZE = 10;
+/** the size the stylesheet gives an avatar of initials (a message row's): no inline style for it */
+const CSS_SIZE = 36;
 
+const initialsOf = new Map<string, string>();
 function initials(name: string): string {
-  const words = name.replace(/[^\p{L}\p{N}\s]/gu, " ").trim().split(/\s+/).filter(Boolean);
-  if (!words.length) return "?";
-  return ((words[0]![0] ?? "") + (words.length > 1 ? words[words.length - 1]![0] ?? "" : "")).toUpperCase();
+  let found = initialsOf.get(name);
+  if (found === undefined) {
+    const words = name.replace(/[^\p{L}\p{N}\s]/gu, " ").trim().split(/\s+/).filter(Boolean);
+    found = words.length ? ((words[0]![0] ?? "") + (words.length > 1 ? (words[words.length - 1]![0] ?? "") : "")).toUpperCase() : "?";
+    initialsOf.set(name, found);
+  }
+  return found;
 }
 
 /**
  * An uploaded avatar from this server is shown as it is; otherwise (Zulip's default is a Gravatar)
- * the person's initials on their colour, so no address of theirs is sent to another site.
+ * the person's initials on their colour, so no address of theirs is sent to another site. The colour is
+ * a class, and a row's size the stylesheet's: a screen of message rows sets no inline style for them.
  */
 export function Avatar({ userId, size = 36, name }: { userId: number; size?: number; name?: string }) {
   const u = users.value[userId];
   const full = u?.full_name ?? name ?? "?";
   const own = u?.avatar_url && u.avatar_url.startsWith("/") ? u.avatar_url : null;
-  const style = { width: `${size}px`, height: `${size}px`, fontSize: `${Math.round(size * 0.4)}px`, background: PALETTE[userId % PALETTE.length] };
-  if (own) return <img class="avatar" src={own} alt="" width={size} height={size} style={{ width: style.width, height: style.height }} />;
+  if (own) return <img class="avatar" src={own} alt="" width={size} height={size} style={{ width: `${size}px`, height: `${size}px` }} />;
+  const style = size === CSS_SIZE ? undefined : { width: `${size}px`, height: `${size}px`, fontSize: `${Math.round(size * 0.4)}px` };
   return (
     // the initials are drawn by the stylesheet (attr()), so they are no text of the button or row around them
-    <span class="avatar avatar-initials" style={style} data-initials={initials(full)} aria-hidden="true" />
+    <span class={`avatar avatar-initials avatar-c${userId % PALETTE_SIZE}`} style={style} data-initials={initials(full)} aria-hidden="true" />
   );
 }
 
