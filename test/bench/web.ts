@@ -116,6 +116,10 @@ async function loadList(page: Page, url: string) {
     const register = res.find((r) => r.name.includes("/register"));
     const messages = res.find((r) => r.name.includes("/messages?"));
     const answered = Math.max(register?.responseEnd ?? NaN, messages?.responseEnd ?? NaN);
+    const asked = Math.min(register?.fetchStart ?? NaN, messages?.fetchStart ?? NaN);
+    // the app's bundle (the page's one module script)
+    const script = document.querySelector<HTMLScriptElement>("script[type=module][src]")?.src;
+    const bundle = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((r) => r.name === script);
     const before = (b.longtasks as { start: number; duration: number }[]).filter((t) => t.start < b.firstList);
     return {
       painted: b.firstList - nav.startTime,
@@ -131,6 +135,14 @@ async function loadList(page: Page, url: string) {
       afterAnswers: b.firstList - answered,
       frameAfterAnswers: b.firstRowPainted ? b.firstRowPainted - answered : NaN,
       longTasksMs: before.reduce((n, t) => n + t.duration, 0),
+      /** the bundle's request sent and its last byte in, from navigation start */
+      /** the start script's requests sent (the earlier of the two) */
+      asked: asked - nav.startTime,
+      /** the page's own first and last byte */
+      pageFirstByte: nav.responseStart - nav.startTime,
+      pageIn: nav.responseEnd - nav.startTime,
+      bundleRequested: bundle ? bundle.requestStart - nav.startTime : NaN,
+      bundleIn: bundle ? bundle.responseEnd - nav.startTime : NaN,
     };
   });
 }
@@ -328,6 +340,11 @@ export async function webScenario(s: WebSetup): Promise<Record<string, unknown>>
       register_p50_ms: p50(cold, "register"),
       messages_p50_ms: p50(cold, "messages"),
       cold_answers_in_p50_ms: p50(cold, "answered"),
+      cold_requests_sent_p50_ms: p50(cold, "asked"),
+      cold_page_first_byte_p50_ms: p50(cold, "pageFirstByte"),
+      cold_page_in_p50_ms: p50(cold, "pageIn"),
+      cold_bundle_requested_p50_ms: p50(cold, "bundleRequested"),
+      cold_bundle_in_p50_ms: p50(cold, "bundleIn"),
       cold_painted_after_answers_p50_ms: p50(cold, "afterAnswers"),
       cold_long_tasks_before_paint_p50_ms: p50(cold, "longTasksMs"),
       baseline_login_page_fcp_p50_ms: round(median(baseline)),
