@@ -41,6 +41,8 @@ async function one(i: number) {
   k++;
   if (sent.length > 200) sent.splice(0, 100);
 }
+Bun.gc(true);
+const before = heapStats();
 for (let i = 0; i < 1000; i++) await one(i); // warm-up
 const rss: number[] = [];
 const heap: number[] = [];
@@ -60,5 +62,11 @@ const stat = (xs: number[]) => {
 };
 const env = Object.entries(process.env).filter(([k]) => k.startsWith("BUN_JSC_")).map(([k, v]) => `${k}=${v}`).join(" ") || "(defaults)";
 console.log(`${env}: RSS MiB ${stat(rss)}; heap capacity + extra MiB ${stat(heap)}; ${(((cpu.user + cpu.system) / N) | 0)} µs CPU per request (${N})`);
-if (process.env.PROBE_TYPES) { Bun.gc(true); const h = heapStats(); console.log((h.heapSize / 1048576).toFixed(1), "MiB live,", (h.extraMemorySize / 1048576).toFixed(1), "extra;", Object.entries(h.objectTypeCounts).sort((a, b) => b[1] - a[1]).slice(0, 15).map(([t, n]) => `${t} ${n}`).join(", ")); }
+// --types: what the requests left alive (after a full collection), beside what start-up had
+if (process.argv.includes("--types")) {
+  Bun.gc(true);
+  const h = heapStats();
+  const grown = Object.entries(h.objectTypeCounts).map(([t, n]) => [t, n - (before.objectTypeCounts[t] ?? 0)] as const).sort((a, b) => b[1] - a[1]);
+  console.log(`live after a full collection: ${(before.heapSize / 1048576).toFixed(1)} -> ${(h.heapSize / 1048576).toFixed(1)} MiB, outside the heap ${(before.extraMemorySize / 1048576).toFixed(1)} -> ${(h.extraMemorySize / 1048576).toFixed(1)} MiB; most grown: ${grown.slice(0, 12).map(([t, n]) => `${t} +${n}`).join(", ")}`);
+}
 await s.close();
