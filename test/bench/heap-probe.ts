@@ -69,4 +69,7 @@ if (process.argv.includes("--types")) {
   const grown = Object.entries(h.objectTypeCounts).map(([t, n]) => [t, n - (before.objectTypeCounts[t] ?? 0)] as const).sort((a, b) => b[1] - a[1]);
   console.log(`live after a full collection: ${(before.heapSize / 1048576).toFixed(1)} -> ${(h.heapSize / 1048576).toFixed(1)} MiB, outside the heap ${(before.extraMemorySize / 1048576).toFixed(1)} -> ${(h.extraMemorySize / 1048576).toFixed(1)} MiB; most grown: ${grown.slice(0, 12).map(([t, n]) => `${t} +${n}`).join(", ")}`);
 }
+// --snapshot=FILE: a V8-format heap snapshot of what is left (open it in Chrome's DevTools, Memory tab)
+const snap = process.argv.find((a) => a.startsWith("--snapshot="))?.slice(11);
+if (snap) await Bun.write(snap, Bun.generateHeapSnapshot("v8"));
 await s.close();

@@ -2,15 +2,15 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { jsHeapOptions, jsHeapRestartEnv, restartArgv } from "../../src/lib/js-heap";
+import { jscOptions, jscRestartEnv, restartArgv } from "../../src/lib/jsc-options";
 import { ConfigError, loadConfig } from "../../src/config/load";
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
-const root = mkdtempSync(join(tmpdir(), "parley-js-heap-"));
+const root = mkdtempSync(join(tmpdir(), "parley-jsc-options-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe("[memory] js_heap_growth", () => {
-  test("defaults to 2, may be 0 or from 1.25 to 8, and names the key when out of range", () => {
+describe("[memory] js_heap_growth and js_ftl_jit", () => {
+  test("the growth defaults to 2, may be 0 or from 1.25 to 8; the FTL tier is off by default; a bad value names the key", () => {
     expect(loadConfig({}, {}).memory.js_heap_growth).toBe(2);
     const file = (text: string) => {
       const p = join(root, `c${Math.random().toString(36).slice(2)}.toml`);
@@ -22,21 +22,25 @@ describe("[memory] js_heap_growth", () => {
     expect(() => loadConfig({ config: file("[memory]\njs_heap_growth = 1.1\n") }, {})).toThrow(new ConfigError("config key 'memory.js_heap_growth': must be 0 (JavaScriptCore's own sizing) or at least 1.25, got 1.1"));
     expect(() => loadConfig({ config: file("[memory]\njs_heap_growth = 9\n") }, {})).toThrow("config key 'memory.js_heap_growth'");
     expect(() => loadConfig({ config: file("[memory]\njs_heap_growth = -1\n") }, {})).toThrow("config key 'memory.js_heap_growth'");
+    expect(loadConfig({}, {}).memory.js_ftl_jit).toBe(false);
+    expect(loadConfig({ config: file("[memory]\njs_ftl_jit = true\n") }, {}).memory.js_ftl_jit).toBe(true);
+    expect(() => loadConfig({ config: file("[memory]\njs_ftl_jit = \"yes\"\n") }, {})).toThrow("config key 'memory.js_ftl_jit'");
   });
 
-  test("a growth factor sets both of JavaScriptCore's curves (16 GiB and up, and below); 0 sets none", () => {
-    expect(jsHeapOptions(2)).toEqual({ BUN_JSC_heapGrowthMaxIncrease: "1", BUN_JSC_smallHeapGrowthFactor: "2" });
-    expect(jsHeapOptions(1.5)).toEqual({ BUN_JSC_heapGrowthMaxIncrease: "0.5", BUN_JSC_smallHeapGrowthFactor: "1.5" });
-    expect(jsHeapOptions(0)).toEqual({});
+  test("a growth factor sets both of JavaScriptCore's curves (16 GiB and up, and below), and the FTL tier is off unless wanted", () => {
+    expect(jscOptions({ js_heap_growth: 2, js_ftl_jit: false })).toEqual({ BUN_JSC_heapGrowthMaxIncrease: "1", BUN_JSC_smallHeapGrowthFactor: "2", BUN_JSC_useFTLJIT: "false" });
+    expect(jscOptions({ js_heap_growth: 1.5, js_ftl_jit: true })).toEqual({ BUN_JSC_heapGrowthMaxIncrease: "0.5", BUN_JSC_smallHeapGrowthFactor: "1.5" });
+    expect(jscOptions({ js_heap_growth: 0, js_ftl_jit: true })).toEqual({});
   });
 
-  test("the server starts again only when the options are not in its environment yet", () => {
-    expect(jsHeapRestartEnv(2, { PATH: "/bin", HOME: undefined }, "linux")).toEqual({ PATH: "/bin", BUN_JSC_heapGrowthMaxIncrease: "1", BUN_JSC_smallHeapGrowthFactor: "2" });
-    // the second start, or an operator's own choice: left alone
-    expect(jsHeapRestartEnv(2, { BUN_JSC_heapGrowthMaxIncrease: "1", BUN_JSC_smallHeapGrowthFactor: "2" }, "linux")).toBeNull();
-    expect(jsHeapRestartEnv(2, { BUN_JSC_heapGrowthMaxIncrease: "3" }, "linux")).toBeNull();
-    expect(jsHeapRestartEnv(0, {}, "linux")).toBeNull();
-    expect(jsHeapRestartEnv(2, {}, "win32")).toBeNull();
+  test("the server starts again only while an option is missing from its environment, and an operator's value wins", () => {
+    const defaults = { js_heap_growth: 2, js_ftl_jit: false };
+    expect(jscRestartEnv(defaults, { PATH: "/bin", HOME: undefined }, "linux")).toEqual({ PATH: "/bin", BUN_JSC_heapGrowthMaxIncrease: "1", BUN_JSC_smallHeapGrowthFactor: "2", BUN_JSC_useFTLJIT: "false" });
+    expect(jscRestartEnv(defaults, { BUN_JSC_heapGrowthMaxIncrease: "3" }, "linux")).toEqual({ BUN_JSC_heapGrowthMaxIncrease: "3", BUN_JSC_smallHeapGrowthFactor: "2", BUN_JSC_useFTLJIT: "false" });
+    // the second start finds them all
+    expect(jscRestartEnv(defaults, { BUN_JSC_heapGrowthMaxIncrease: "3", BUN_JSC_smallHeapGrowthFactor: "2", BUN_JSC_useFTLJIT: "false" }, "linux")).toBeNull();
+    expect(jscRestartEnv({ js_heap_growth: 0, js_ftl_jit: true }, {}, "linux")).toBeNull();
+    expect(jscRestartEnv(defaults, {}, "win32")).toBeNull();
   });
 
   test("the same command line starts again: the executable with its arguments, or bun with its flags and the script", () => {
@@ -70,15 +74,15 @@ async function servedEnvironment(toml: string, env: Record<string, string> = {})
   }
 }
 
-describe.if(process.platform === "linux")("parley serve with a heap bound", () => {
-  test("by default the serving process (the same process id) runs with the growth factor 2 set", async () => {
+describe.if(process.platform === "linux")("parley serve with JavaScriptCore's options", () => {
+  test("by default the serving process (the same process id) runs with the heap growth 2 and no FTL tier", async () => {
     const r = await servedEnvironment("");
     expect(r.settings.result).toBe("success");
-    expect(r.jsc).toEqual(["BUN_JSC_heapGrowthMaxIncrease=1", "BUN_JSC_smallHeapGrowthFactor=2"]);
+    expect(r.jsc).toEqual(["BUN_JSC_heapGrowthMaxIncrease=1", "BUN_JSC_smallHeapGrowthFactor=2", "BUN_JSC_useFTLJIT=false"]);
   }, 30_000);
 
-  test("js_heap_growth = 0 leaves JavaScriptCore's own sizing, and an operator's option is kept as given", async () => {
-    expect((await servedEnvironment("[memory]\njs_heap_growth = 0\n")).jsc).toEqual([]);
-    expect((await servedEnvironment("[memory]\njs_heap_growth = 1.5\n", { BUN_JSC_heapGrowthMaxIncrease: "3" })).jsc).toEqual(["BUN_JSC_heapGrowthMaxIncrease=3"]);
+  test("JavaScriptCore's own choices start once with nothing set, and an operator's option is kept as given", async () => {
+    expect((await servedEnvironment("[memory]\njs_heap_growth = 0\njs_ftl_jit = true\n")).jsc).toEqual([]);
+    expect((await servedEnvironment("[memory]\njs_heap_growth = 1.5\n", { BUN_JSC_heapGrowthMaxIncrease: "3" })).jsc).toEqual(["BUN_JSC_heapGrowthMaxIncrease=3", "BUN_JSC_smallHeapGrowthFactor=1.5", "BUN_JSC_useFTLJIT=false"]);
   }, 30_000);
 });
