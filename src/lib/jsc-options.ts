@@ -56,5 +56,9 @@ export function startAgainWithJscOptions(c: JscMemoryConfig): void {
   if (!env) return;
   const execve = (process as { execve?: (file: string, args: string[], env: Record<string, string>) => never }).execve;
   if (typeof execve !== "function") return;
-  execve(process.execPath, restartArgv(process.argv, process.execPath, process.execArgv), env);
+  try {
+    execve(process.execPath, restartArgv(process.argv, process.execPath, process.execArgv), env);
+  } catch {
+    // the program file cannot be run again (replaced or removed since): serve with JavaScriptCore's own choices
+  }
 }
