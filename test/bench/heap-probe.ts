@@ -4,8 +4,11 @@
 // presence, edits, reactions, mark-as-read, registers, and five users' queues polled), sampling
 // RSS and heapStats() every 100 requests. Prints the samples' median and max and the CPU per request,
 // so JavaScriptCore's heap options (BUN_JSC_* in the environment) can be compared run against run.
+// From source the heap also holds every module's source and parse; compiled, it is closer to the
+// executable's (the checkpoint then runs in the writer: its worker is not an entry point there):
+//   bun build --compile test/bench/heap-probe.ts --outfile /tmp/heap-probe && /tmp/heap-probe [REQUESTS] [--types] [--snapshot=FILE]
 // Not part of npm test.
-//   bun test/bench/heap-probe.ts [REQUESTS]
+//   bun test/bench/heap-probe.ts [REQUESTS] [--types] [--snapshot=FILE]
 import { heapStats } from "bun:jsc";
 import { startServer } from "../helpers/server";
 
