@@ -8,7 +8,7 @@
 // executable's (the checkpoint then runs in the writer: its worker is not an entry point there):
 //   bun build --compile test/bench/heap-probe.ts --outfile /tmp/heap-probe && /tmp/heap-probe [REQUESTS] [--types] [--snapshot=FILE]
 // Not part of npm test.
-//   bun test/bench/heap-probe.ts [REQUESTS] [--types] [--snapshot=FILE]
+//   bun test/bench/heap-probe.ts [REQUESTS] [--types] [--snapshot=FILE] [--kind=NAME]
 import { heapStats } from "bun:jsc";
 import { startServer } from "../helpers/server";
 
@@ -24,9 +24,14 @@ const queues = await Promise.all(cast.map(async (u) => ({ u, id: (await u.client
 const sent: number[] = [];
 let k = 0;
 const pick = <T>(xs: readonly T[]) => xs[k % xs.length]!;
+// --kind=NAME: that kind of request alone (with BUN_JSC_logGC=1, the "bytes allocated this cycle" lines
+// summed over the run give what one request of it allocates)
+const KINDS: Record<string, number> = { send: 0, fetch: 6, presence: 10, edit: 13, reaction: 15, read: 16, register: 17, poll: 18 };
+const only = process.argv.find((a) => a.startsWith("--kind="))?.slice(7);
+if (only !== undefined && !(only in KINDS)) throw new Error(`--kind: one of ${Object.keys(KINDS).join(", ")}`);
 async function one(i: number) {
   const u = cast[i % cast.length]!;
-  const r = i % 20;
+  const r = only !== undefined && sent.length ? KINDS[only]! : i % 20;
   if (r < 6) sent.push((await u.client.post("/messages", { type: "stream", to: pick(channels), topic: `topic ${i % 12}`, content: `probe ${i}: hello @**${pick(cast).email}** :smile: **bold** \`code\`` })).success().id);
   else if (r < 10) (await u.client.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: [{ operator: "channel", operand: pick(channels) }], apply_markdown: true })).success();
   else if (r < 13) (await u.client.post("/users/me/presence", { status: "active", new_user_input: true, ping_only: false, slim_presence: true })).success();
