@@ -17,6 +17,7 @@ import { openDb, type Db } from "./store/db";
 import { createLoginLinksForEveryone, LOGIN_LINK_SECONDS } from "./actions/login-links";
 import { sendTestEmail } from "./notify/email-outbox";
 import { isValidEmail } from "./domain/validate";
+import { startAgainWithJscOptions } from "./lib/jsc-options";
 
 const HELP = `parley ${PARLEY_VERSION}: a team chat server that speaks the Zulip API
 
@@ -109,6 +110,8 @@ export async function main(argv: string[]): Promise<number> {
       port: values.port !== undefined ? portFrom(values.port as string, "--port") : undefined,
     };
     const config = loadConfig(overrides);
+    // before anything opens the data dir: a server's JavaScriptCore options take a start of their own
+    if (command === "serve" || command === "desktop") startAgainWithJscOptions(config.memory);
     switch (command) {
       case "desktop":
         return await desktop(overrides, systemDesktop(Boolean(values["no-browser"])));

@@ -29,6 +29,7 @@ export function loadConfig(flags: Overrides = {}, env: Record<string, string | u
   else if (!isAbsolute(cfg.storage.uploads_dir)) cfg.storage.uploads_dir = resolve(dataDir, cfg.storage.uploads_dir);
   if (cfg.backup.dir && !isAbsolute(cfg.backup.dir)) cfg.backup.dir = resolve(dataDir, cfg.backup.dir);
   checkMetrics(cfg);
+  checkHeapGrowth(cfg);
   checkServer(cfg, file ? dirname(resolve(file)) : process.cwd());
   const scheme = cfg.server.tls_cert ? "https" : "http";
   if (!cfg.server.external_url) cfg.server.external_url = `${scheme}://${hostForUrl(cfg.server.host)}:${cfg.server.port}`;
@@ -73,6 +74,12 @@ function checkMetrics(cfg: Config) {
   if (m.enabled && m.port === 0 && !m.token) {
     throw new ConfigError("config key 'metrics.token': required when metrics are served on the main port (or set metrics.port for a separate listener)");
   }
+}
+
+/** A growth under 1.25 would have JavaScriptCore collect after every few allocations. */
+function checkHeapGrowth(cfg: Config) {
+  const g = cfg.memory.js_heap_growth;
+  if (g !== 0 && g < 1.25) throw new ConfigError(`config key 'memory.js_heap_growth': must be 0 (JavaScriptCore's own sizing) or at least 1.25, got ${g}`);
 }
 
 export function portFrom(text: string, name: string): number {

@@ -107,6 +107,12 @@ export const ConfigSchema = t.Object(
       release_start_up_pages: t.Boolean({ default: true }),
       // and then this often (what rare requests touched; each release reads back the pages requests use); 0 never
       release_file_pages_seconds: t.Number({ minimum: 0, default: 0 }),
+      // how far the JavaScript heap grows past what a full collection kept before the next (2: to twice
+      // that); JavaScriptCore's own choice is 4 on a machine with 16 GiB of RAM or more, 2 below; 0 leaves it
+      // to JavaScriptCore; otherwise at least 1.25 (src/lib/jsc-options.ts)
+      js_heap_growth: t.Number({ minimum: 0, maximum: 8, default: 2 }),
+      // JavaScriptCore's last JIT tier (FTL); off, its compiler's memory and code are saved (src/lib/jsc-options.ts)
+      js_ftl_jit: t.Boolean({ default: false }),
     }),
   },
   { additionalProperties: false },

@@ -155,9 +155,9 @@ describe("[log]", () => {
 
 describe("[memory]", () => {
   test("the defaults suit a Raspberry Pi, and a file may change each bound", () => {
-    expect(loadConfig({}, {}).memory).toEqual({ sqlite_cache_mib: 2, statement_cache_kib: 64, image_threads: 1, malloc_arena_max: 2, malloc_trim_seconds: 60, release_start_up_pages: true, release_file_pages_seconds: 0 });
+    expect(loadConfig({}, {}).memory).toEqual({ sqlite_cache_mib: 2, statement_cache_kib: 64, image_threads: 1, malloc_arena_max: 2, malloc_trim_seconds: 60, release_start_up_pages: true, release_file_pages_seconds: 0, js_heap_growth: 2, js_ftl_jit: false });
     const c = loadConfig({ config: file("memory.toml", "[memory]\nsqlite_cache_mib = 8\nstatement_cache_kib = 32\nimage_threads = 2\nmalloc_arena_max = 0\nmalloc_trim_seconds = 0\nrelease_start_up_pages = false\nrelease_file_pages_seconds = 600\n") }, {});
-    expect(c.memory).toEqual({ sqlite_cache_mib: 8, statement_cache_kib: 32, image_threads: 2, malloc_arena_max: 0, malloc_trim_seconds: 0, release_start_up_pages: false, release_file_pages_seconds: 600 });
+    expect(c.memory).toEqual({ sqlite_cache_mib: 8, statement_cache_kib: 32, image_threads: 2, malloc_arena_max: 0, malloc_trim_seconds: 0, release_start_up_pages: false, release_file_pages_seconds: 600, js_heap_growth: 2, js_ftl_jit: false });
   });
 
   test("a bound out of range names the key", () => {

@@ -267,7 +267,9 @@ async function main() {
 
   const pollers = users.map((u) => poller(u));
   const idle = serverFigures();
-  log(`serving on ${base}; idle RSS ${idle.rss_mib} MiB, ${idle.open_files} open files`);
+  // the JavaScriptCore options the server runs with ([memory] js_heap_growth, js_ftl_jit: src/lib/jsc-options.ts)
+  const jscOptions = readFileSync(`/proc/${server.pid}/environ`, "utf8").split("\0").filter((l) => l.startsWith("BUN_JSC_"));
+  log(`serving on ${base}; idle RSS ${idle.rss_mib} MiB, ${idle.open_files} open files; ${jscOptions.join(" ") || "JavaScriptCore's own options"}`);
   console.log("minute  requests  errors  skipped  events   p50 ms   p99 ms   RSS MiB  anon MiB  JS heap MiB  open files  queues  db MiB  | exe code  exe data  files  brk  arenas(n)  mimalloc  jit  other anon");
   const rows: any[] = [];
   const started = performance.now();
@@ -300,6 +302,7 @@ async function main() {
     rate: RATE,
     users: USERS,
     executable: useExe,
+    jsc_options: jscOptions,
     idle,
     server_exit_code: exit,
     requests: rows.reduce((n, r) => n + r.requests, 0),
