@@ -136,8 +136,12 @@ export function MessageList({ narrow, target, onPositioned, readingPaused }: Pro
 
   const pending = outbox.value;
   const shown = useMemo(() => {
-    // the rows are about to change: note the one the person is reading from (see the layout effect below)
-    if (!target && !stick.current) anchor.current = topRow(scroller.current);
+    // the rows are about to change: note the one the person is reading from (see the layout effect below);
+    // a list held at its bottom is no longer held when the person has scrolled away from it, even if that
+    // scroll's event has not come yet (it comes with the next frame, and this render may come first)
+    const el = scroller.current;
+    if (el && stick.current && el.scrollHeight - el.scrollTop - el.clientHeight >= 40) stick.current = false;
+    if (!target && !stick.current) anchor.current = topRow(el);
     const real = ids.slice(start, end).map((id) => cache[id]).filter((m): m is Message => !!m);
     if (!list?.found_newest || !atEnd) return real;
     const myName = users.peek()[myId]?.full_name ?? "";
