@@ -87,6 +87,23 @@ interface FirstFrame {
   lastBottom: number;
 }
 
+/** A page of its own (1280x800) that notes its first frame (NOTE_FIRST_FRAME), and its errors. */
+async function notingFirstFrame() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(NOTE_FIRST_FRAME);
+  const page = await context.newPage();
+  page.setDefaultTimeout(5000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** What the page noted of its first frame with message rows, once it has. */
+async function firstFrameOf(page: Page): Promise<FirstFrame> {
+  await page.waitForFunction(() => (window as any).__firstFrame !== null);
+  return (await page.evaluate(() => (window as any).__firstFrame)) as FirstFrame;
+}
+
 async function logIn(page: Page, hash: string) {
   await page.goto(`${base}/${hash}`);
   await page.fill("#login-email", "hamlet@zulip.com");
@@ -172,20 +189,14 @@ describe("the message list's window", () => {
 
 describe("a view's first frame", () => {
   test("opening at the first unread message, the first frame draws only the rows that fill the screen; the rest arrive after it with that message kept where it was, and it is marked read", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(NOTE_FIRST_FRAME);
-    const page = await context.newPage();
-    page.setDefaultTimeout(5000);
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { context, page, errors } = await notingFirstFrame();
     try {
       // Records 300 to 305 the only unread ones: the topic opens at Record 300, with the 50 before it and the 50 after
       (await s.users.hamlet.client.post("/messages/flags", { messages: ids, op: "add", flag: "read" })).success();
       (await s.users.hamlet.client.post("/messages/flags", { messages: ids.slice(299, 305), op: "remove", flag: "read" })).success();
       expect(await isRead(300)).toBe(false);
       await logIn(page, `#narrow/channel/${general}-general/topic/annals`);
-      await page.waitForFunction(() => (window as any).__firstFrame !== null);
-      const first = (await page.evaluate(() => (window as any).__firstFrame)) as FirstFrame;
+      const first = await firstFrameOf(page);
       const at = first.ids.indexOf(ids[299]!);
       expect(at).toBeGreaterThan(0);
       // fewer rows than the 101 fetched, yet no gap on the screen: they reach past its top and bottom
@@ -213,16 +224,10 @@ describe("a view's first frame", () => {
     const ledger: number[] = [];
     for (let i = 1; i <= 70; i++) ledger.push((await s.users.cordelia.client.post("/messages", { type: "stream", to: general, topic: "ledger", content: `Entry ${i}` })).success().id);
     (await s.users.hamlet.client.post("/messages/flags", { messages: ledger, op: "add", flag: "read" })).success();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(NOTE_FIRST_FRAME);
-    const page = await context.newPage();
-    page.setDefaultTimeout(5000);
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { context, page, errors } = await notingFirstFrame();
     try {
       await logIn(page, `#narrow/channel/${general}-general/topic/ledger`);
-      await page.waitForFunction(() => (window as any).__firstFrame !== null);
-      const first = (await page.evaluate(() => (window as any).__firstFrame)) as FirstFrame;
+      const first = await firstFrameOf(page);
       // the newest rows, down to the newest, reaching above the screen's top; the newest at the bottom
       expect(first.ids.at(-1)).toBe(ledger[69]!);
       expect(first.ids).toEqual(ledger.slice(70 - first.ids.length));
@@ -248,16 +253,10 @@ describe("a view's first frame", () => {
     for (let i = 1; i <= 40; i++) scattered.push((await s.users[i % 2 ? "othello" : "iago"].client.post("/messages", { type: "stream", to: channel, topic: `thread ${i}`, content: `Note ${i}` })).success().id);
     // (the channel's creation notice too): it opens at its newest
     (await s.users.hamlet.client.post("/mark_all_as_read")).success();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(NOTE_FIRST_FRAME);
-    const page = await context.newPage();
-    page.setDefaultTimeout(5000);
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { context, page, errors } = await notingFirstFrame();
     try {
       await logIn(page, `#narrow/channel/${channel}-scattered`);
-      await page.waitForFunction(() => (window as any).__firstFrame !== null);
-      const first = (await page.evaluate(() => (window as any).__firstFrame)) as FirstFrame;
+      const first = await firstFrameOf(page);
       // the newest, down to the newest, reaching above the screen's top with at most a dozen rows
       // (a screen of 32 px rows, the guess for one sender's run, would be 25)
       expect(first.ids).toEqual(scattered.slice(40 - first.ids.length));
