@@ -17,6 +17,7 @@ import { loadConfig } from "../../src/config/load";
 import { indexPendingMessages } from "../../src/store/search-index";
 import { launchChromium } from "../helpers/chromium";
 import { seedMessages, seedUsers, setPassword } from "./seed";
+import { basic, callApi } from "./http-api";
 
 const [exeA, exeB, roundsArg, loadsArg] = process.argv.slice(2);
 if (!exeA || !exeB) throw new Error("usage: bun test/bench/first-frame-ab.ts EXE_A EXE_B [ROUNDS] [LOADS]");
@@ -27,8 +28,6 @@ const PASSWORD = "first-frame-password";
 const dir = mkdtempSync(join(tmpdir(), "parley-first-frame-"));
 writeFileSync(join(dir, "bench.toml"), "[rate_limit]\nrequests_per_minute = 0\nunauthenticated_per_minute = 0\n");
 const env = { ...process.env, PARLEY_CONFIG: join(dir, "bench.toml") };
-const basic = (email: string, key: string) => "Basic " + Buffer.from(`${email}:${key}`).toString("base64");
-const form = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
 
 let base = "";
 let server: ReturnType<typeof Bun.spawn> | null = null;
@@ -48,13 +47,7 @@ async function stop() {
   await server?.exited;
   server = null;
 }
-async function api(auth: string, method: string, path: string, params: Record<string, unknown> = {}) {
-  const q = method === "GET" ? `?${form(params)}` : "";
-  const res = await fetch(`${base}/api/v1${path}${q}`, { method, headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" }, body: method === "GET" ? undefined : form(params) });
-  const body = (await res.json()) as { result: string; [k: string]: unknown };
-  if (body.result !== "success") throw new Error(`${method} ${path}: ${JSON.stringify(body)}`);
-  return body;
-}
+const api = (auth: string, method: string, path: string, params: Record<string, unknown> = {}) => callApi(base, auth, method, path, params);
 
 // the organization, as run.ts builds it
 const init = Bun.spawnSync([exes.A, "init", "--data-dir", dir, "--org-name", "Bench", "--email", "owner@bench.test", "--full-name", "Owner"], { env });

@@ -19,6 +19,7 @@ import { seedMessages, seedUsers, setPassword } from "./seed";
 import { webScenario } from "./web";
 import { importScenario } from "./import";
 import { compareResults, formatComparison, newestPrevious } from "./compare";
+import { basic, callApi, form } from "./http-api";
 
 const ROOT = join(import.meta.dir, "../..");
 const quick = process.argv.includes("--quick");
@@ -119,8 +120,6 @@ async function load(scenario: object, onLine?: (line: any) => void): Promise<any
   return result;
 }
 
-const form = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
-const basic = (email: string, key: string) => "Basic " + btoa(`${email}:${key}`);
 
 // ---------- baselines ----------
 /**
@@ -179,13 +178,7 @@ async function stopParley() {
   server = null;
 }
 
-async function api(auth: string, method: string, path: string, params: Record<string, unknown> = {}) {
-  const q = method === "GET" ? `?${form(params)}` : "";
-  const res = await fetch(`${base}/api/v1${path}${q}`, { method, headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" }, body: method === "GET" ? undefined : form(params) });
-  const body = (await res.json()) as any;
-  if (body.result !== "success") throw new Error(`${method} ${path}: ${JSON.stringify(body)}`);
-  return body;
-}
+const api = (auth: string, method: string, path: string, params: Record<string, unknown> = {}) => callApi(base, auth, method, path, params);
 
 async function main() {
   const metricsToml = withMetrics ? '[metrics]\nenabled = true\ntoken = "bench"\n' : "";

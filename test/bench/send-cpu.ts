@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { closeApp, openApp } from "../../src/app";
 import { loadConfig } from "../../src/config/load";
 import { seedUsers } from "./seed";
+import { basic } from "./http-api";
 
 const ROOT = join(import.meta.dir, "../..");
 const opt = (name: string, d: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=").slice(1).join("=") ?? d;
@@ -25,7 +26,6 @@ const ticks = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return Number(f[11]) + Number(f[12]); // utime + stime, clock ticks (1/100 s)
 };
-const basic = (email: string, key: string) => "Basic " + btoa(`${email}:${key}`);
 
 async function once(env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), "parley-send-cpu-"));

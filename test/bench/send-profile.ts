@@ -16,6 +16,7 @@ import { createOrganization } from "../../src/actions/organization";
 import { createServer } from "../../src/server";
 import { scanNewMessages } from "../../src/notify/scan";
 import { seedUsers } from "./seed";
+import { basic, form } from "./http-api";
 
 const N = Number(process.argv[2] ?? 4000);
 const only = process.argv[3]; // "send" | "floor" | undefined (both)
@@ -46,7 +47,6 @@ async function drive(handle: (i: number) => Promise<Response>, n: number): Promi
   return { wall: performance.now() - t0, cpu: (c.user + c.system) / 1000, main: (m.user + m.system) / 1000 };
 }
 
-const basic = (email: string, key: string) => "Basic " + btoa(`${email}:${key}`);
 
 async function parley() {
   const config = loadConfig({ dataDir: join(dir, "parley") }, {});
@@ -58,7 +58,6 @@ async function parley() {
   const server = createServer(app);
   const post = (auth: string, path: string, body: string) =>
     server.handle(new Request(`http://127.0.0.1/api/v1${path}`, { method: "POST", headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded" }, body }));
-  const form = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
   const r = await post(basic(owner.email, owner.apiKey), "/users/me/subscriptions", form({ subscriptions: [{ name: "bench" }], principals: users.slice(0, 20).map((u) => u.id) }));
   if (r.status !== 200) throw new Error(await r.text());
   const benchId = (await app.db.get<{ id: number }>("SELECT id FROM streams WHERE name = 'bench'"))!.id;
